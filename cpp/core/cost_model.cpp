@@ -1,0 +1,175 @@
+#include "cost_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "errors.hpp"
+#include "hash.hpp"
+#include "rng.hpp"
+
+namespace tbdse {
+
+namespace {
+
+struct KindInfo {
+  CostModel::Kind kind;
+  const char* name;
+  std::vector<std::string> params;
+  std::vector<double> defaults;
+};
+
+const std::vector<KindInfo>& kinds() {
+  using K = CostModel::Kind;
+  static const std::vector<KindInfo> list = {
+      {K::GRAPH, "graph", {"scale", "jitter"}, {1.0, 0.0}},
+      {K::CONSTANT, "constant", {"cycles", "jitter"}, {1000.0, 0.0}},
+      {K::PER_KERNEL, "per_kernel", {"jitter"}, {0.0}},
+      {K::ARRAY, "array", {"jitter"}, {0.0}},
+      {K::UNIFORM, "uniform", {"low", "high"}, {500.0, 1500.0}},
+      {K::NORMAL, "normal", {"mean", "std"}, {1000.0, 100.0}},
+      {K::LOGNORMAL, "lognormal", {"mean", "sigma"}, {1000.0, 0.2}},
+  };
+  return list;
+}
+
+const KindInfo& info(CostModel::Kind kind) {
+  for (const auto& k : kinds())
+    if (k.kind == kind) return k;
+  throw ConfigError("unknown cost model kind");
+}
+
+std::size_t param_index(const CostModel& model, std::string_view name) {
+  const auto& names = info(model.kind).params;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return i;
+  throw_unknown_name("parameter of cost model '" + CostModel::kind_name(model.kind) + "'", name,
+                     names);
+}
+
+Cycle clamp_round(double v, Cycle floor_value) {
+  if (!(v < 9.2e18)) return static_cast<Cycle>(9.2e18);  // also catches +inf
+  return std::max<Cycle>(floor_value, static_cast<Cycle>(std::llround(v)));
+}
+
+}  // namespace
+
+CostModel::Kind CostModel::kind_from_name(std::string_view name) {
+  for (const auto& k : kinds())
+    if (name == k.name) return k.kind;
+  throw_unknown_name("cost model", name, kind_names());
+}
+
+std::string CostModel::kind_name(Kind kind) { return info(kind).name; }
+
+std::vector<std::string> CostModel::kind_names() {
+  std::vector<std::string> names;
+  for (const auto& k : kinds()) names.emplace_back(k.name);
+  return names;
+}
+
+const std::vector<std::string>& CostModel::param_names(Kind kind) { return info(kind).params; }
+
+CostModel CostModel::make(Kind kind) {
+  CostModel m;
+  m.kind = kind;
+  m.params = info(kind).defaults;
+  return m;
+}
+
+double CostModel::param(std::string_view name) const { return params[param_index(*this, name)]; }
+
+void CostModel::set_param(std::string_view name, double value) {
+  params[param_index(*this, name)] = value;
+}
+
+bool CostModel::is_random() const {
+  switch (kind) {
+    case Kind::UNIFORM:
+    case Kind::NORMAL:
+    case Kind::LOGNORMAL: return true;
+    default: return param("jitter") > 0.0;
+  }
+}
+
+void CostModel::validate(const TaskGraph& graph) const {
+  const std::string owner = "cost model '" + kind_name(kind) + "'";
+  if (params.size() != info(kind).params.size())
+    throw ConfigError(owner + ": expected " + std::to_string(info(kind).params.size()) +
+                      " parameters");
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const double v = params[i];
+    const std::string& name = info(kind).params[i];
+    const bool positive = name == "mean";
+    if (!std::isfinite(v) || v < 0.0 || (positive && v == 0.0))
+      throw ConfigError(owner + " parameter '" + name + "' must be a finite number " +
+                        (positive ? "> 0" : ">= 0") + "; got " + std::to_string(v));
+  }
+  if (kind == Kind::UNIFORM && param("high") < param("low"))
+    throw ConfigError(owner + ": 'high' (" + std::to_string(param("high")) +
+                      ") must be >= 'low' (" + std::to_string(param("low")) + ")");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (values[i] < 0)
+      throw ConfigError(owner + ": entry " + std::to_string(i) + " is negative (" +
+                        std::to_string(values[i]) + " cycles)");
+  if (kind == Kind::ARRAY && values.size() != static_cast<std::size_t>(graph.size()))
+    throw ConfigError(owner + " has " + std::to_string(values.size()) +
+                      " entries but the graph has " + std::to_string(graph.size()) + " tasks");
+  if (kind == Kind::PER_KERNEL && values.size() < static_cast<std::size_t>(graph.num_kernels()))
+    throw ConfigError(owner + " gives costs for " + std::to_string(values.size()) +
+                      " kernels but the graph uses kernel ids 0.." +
+                      std::to_string(graph.num_kernels() - 1));
+}
+
+std::uint64_t CostModel::hash() const {
+  Hasher h(0xC057);
+  h.add(static_cast<std::uint64_t>(kind));
+  for (const double p : params) h.add_double(p);
+  h.add_span<Cycle>(values);
+  return h.digest();
+}
+
+std::vector<Cycle> CostModel::materialize(const TaskGraph& graph, std::uint64_t rng_key) const {
+  const std::int32_t n = graph.size();
+  std::vector<Cycle> cost(static_cast<std::size_t>(n));
+  const Philox rng(rng_key);
+  switch (kind) {
+    case Kind::UNIFORM: {
+      const double lo = param("low"), span = param("high") - lo;
+      for (TaskId t = 0; t < n; ++t) cost[t] = clamp_round(lo + span * rng.uniform(t), 1);
+      return cost;
+    }
+    case Kind::NORMAL: {
+      const double mean = param("mean"), sd = param("std");
+      for (TaskId t = 0; t < n; ++t) cost[t] = clamp_round(mean + sd * rng.normal(t), 1);
+      return cost;
+    }
+    case Kind::LOGNORMAL: {
+      const double sigma = param("sigma");
+      const double mu = std::log(param("mean")) - 0.5 * sigma * sigma;  // so E[cost] = mean
+      for (TaskId t = 0; t < n; ++t) cost[t] = clamp_round(std::exp(mu + sigma * rng.normal(t)), 1);
+      return cost;
+    }
+    case Kind::GRAPH: {
+      const double scale = param("scale");
+      for (TaskId t = 0; t < n; ++t)
+        cost[t] = clamp_round(static_cast<double>(graph.cost(t)) * scale, 0);
+      break;
+    }
+    case Kind::CONSTANT: std::fill(cost.begin(), cost.end(), clamp_round(param("cycles"), 0)); break;
+    case Kind::PER_KERNEL:
+      for (TaskId t = 0; t < n; ++t) cost[t] = values[graph.kernel(t)];
+      break;
+    case Kind::ARRAY: std::copy(values.begin(), values.end(), cost.begin()); break;
+  }
+  const double jitter = param("jitter");
+  if (jitter > 0.0) {
+    const double shift = -0.5 * jitter * jitter;  // mean-one factor
+    for (TaskId t = 0; t < n; ++t)
+      if (cost[t] > 0)
+        cost[t] = clamp_round(static_cast<double>(cost[t]) * std::exp(shift + jitter * rng.normal(t)),
+                              1);
+  }
+  return cost;
+}
+
+}  // namespace tbdse

@@ -1,0 +1,194 @@
+#include "engine.hpp"
+
+#include <algorithm>
+
+#include "errors.hpp"
+
+namespace tbdse {
+
+namespace {
+
+// A finish event carries the task, its SM and slot.
+std::int64_t pack(TaskId t, SmId sm, std::int32_t slot) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::uint32_t>(t)) |
+                                   (static_cast<std::uint64_t>(sm) << 32) |
+                                   (static_cast<std::uint64_t>(slot) << 48));
+}
+TaskId unpack_task(std::int64_t p) { return static_cast<TaskId>(p & 0xFFFFFFFF); }
+SmId unpack_sm(std::int64_t p) { return static_cast<SmId>((p >> 32) & 0xFFFF); }
+std::int32_t unpack_slot(std::int64_t p) { return static_cast<std::int32_t>((p >> 48) & 0xFFFF); }
+
+const char* state_name(TaskState s) {
+  switch (s) {
+    case TaskState::WAITING: return "waiting";
+    case TaskState::READY: return "ready";
+    case TaskState::RUNNING: return "running";
+    case TaskState::DONE: return "done";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const Cycle> cost,
+               EngineOptions options)
+    : workload_(workload),
+      graph_(*workload.graph),
+      gpu_(gpu),
+      cost_(cost),
+      options_(options),
+      pool_(gpu),
+      state_(static_cast<std::size_t>(graph_.size()), TaskState::WAITING),
+      task_resident_(static_cast<std::size_t>(gpu.sms), 0),
+      busy_since_(static_cast<std::size_t>(gpu.sms), 0) {
+  if (cost.size() != static_cast<std::size_t>(graph_.size()))
+    throw SimulationError("internal: cost vector does not match the task graph");
+  queue_.reserve(static_cast<std::size_t>(gpu.sms * gpu.tb_slots) + 16);
+  if (options_.record_timeline) {
+    const auto n = static_cast<std::size_t>(graph_.size());
+    timeline_ = Timeline{std::vector<SmId>(n, -1), std::vector<std::int32_t>(n, -1),
+                         std::vector<Cycle>(n, -1), std::vector<Cycle>(n, -1),
+                         std::vector<Cycle>(n, -1)};
+  }
+}
+
+void Engine::post(Cycle time, std::int32_t kind, std::int64_t payload, std::int32_t priority) {
+  if (kind == kTaskFinished) throw SimulationError("internal: event kind 0 is the engine's");
+  if (time < now_)
+    throw SimulationError("internal: event posted at cycle " + std::to_string(time) +
+                          ", before the current cycle " + std::to_string(now_));
+  queue_.push(time, priority, kind, payload);
+}
+
+void Engine::mark_ready(TaskId t) {
+  if (state_[t] != TaskState::WAITING)
+    throw SimulationError("internal: task " + std::to_string(t) + " marked ready while " +
+                          state_name(state_[t]));
+  state_[t] = TaskState::READY;
+  if (timeline_) timeline_->ready[t] = now_;
+}
+
+void Engine::issue(TaskId t, SmId sm) {
+  if (state_[t] != TaskState::READY)
+    throw SimulationError("internal: task " + std::to_string(t) + " issued while " +
+                          state_name(state_[t]));
+  const std::int32_t slot = pool_.acquire(sm, workload_.footprint(t));
+  state_[t] = TaskState::RUNNING;
+  if (task_resident_[sm]++ == 0) busy_since_[sm] = now_;
+  rr_next_ = sm + 1 == pool_.size() ? 0 : sm + 1;
+  queue_.push(now_ + cost_[t], 0, kTaskFinished, pack(t, sm, slot));
+  if (timeline_) {
+    timeline_->sm[t] = sm;
+    timeline_->slot[t] = slot;
+    timeline_->start[t] = now_;
+  }
+}
+
+void Engine::finish_task(Scheme& scheme, std::int64_t payload) {
+  const TaskId t = unpack_task(payload);
+  const SmId sm = unpack_sm(payload);
+  pool_.release(sm, workload_.footprint(t), unpack_slot(payload));
+  state_[t] = TaskState::DONE;
+  ++finished_;
+  last_finish_ = now_;
+  tb_cycles_ += static_cast<double>(cost_[t]);
+  if (--task_resident_[sm] == 0) busy_sm_cycles_ += static_cast<double>(now_ - busy_since_[sm]);
+  if (timeline_) timeline_->end[t] = now_;
+  scheme.on_task_finished(*this, t);
+}
+
+RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
+  const std::int32_t n = graph_.size();
+  const std::int64_t limit = options_.max_events_without_progress > 0
+                                 ? options_.max_events_without_progress
+                                 : std::max<std::int64_t>(10'000'000, 100LL * n);
+  std::int64_t events = 0;
+  std::int64_t since_progress = 0;
+
+  scheme.start(*this);
+  scheme.dispatch(*this);
+  while (!queue_.empty()) {
+    now_ = queue_.top().time;
+    do {
+      const Event ev = queue_.pop();
+      ++events;
+      if (ev.kind == kTaskFinished) {
+        finish_task(scheme, ev.payload);
+        since_progress = 0;
+      } else {
+        scheme.on_event(*this, ev);
+        if (++since_progress > limit)
+          throw DeadlockError("no task finished during the last " + std::to_string(limit) +
+                                  " events (cycle " + std::to_string(now_) + ", " +
+                                  std::to_string(n - finished_) + " of " + std::to_string(n) +
+                                  " tasks unfinished): the scheme keeps running without progress",
+                              {});
+      }
+    } while (!queue_.empty() && queue_.top().time == now_);
+    scheme.dispatch(*this);
+  }
+  if (finished_ != n) throw_deadlock(scheme);
+
+  RunOutput out;
+  out.makespan = last_finish_;
+  out.tb_cycles = tb_cycles_;
+  out.busy_sm_cycles = busy_sm_cycles_;
+  out.critical_path = graph_.critical_path(cost_);
+  const std::int64_t capacity = workload_.tb_capacity(gpu_);
+  out.work_bound = static_cast<Cycle>(
+      (static_cast<std::int64_t>(tb_cycles_) + capacity - 1) / capacity);
+  out.events = events;
+  out.scheme_stats.assign(stat_count, 0.0);
+  scheme.write_stats(*this, out.scheme_stats);
+  out.timeline = std::move(timeline_);
+  return out;
+}
+
+std::string Engine::default_stuck_reason(TaskId t,
+                                         const std::vector<std::int32_t>& open_parents) const {
+  switch (state_[t]) {
+    case TaskState::WAITING:
+      if (open_parents[t] > 0)
+        return "waiting for " + std::to_string(open_parents[t]) + " unfinished parent(s)";
+      return "all parents finished but the scheme never made it ready";
+    case TaskState::READY: return "ready, but never issued to an SM";
+    default: return std::string("left ") + state_name(state_[t]);
+  }
+}
+
+void Engine::throw_deadlock(const Scheme& scheme) const {
+  const std::int32_t n = graph_.size();
+  std::vector<std::int32_t> open_parents(static_cast<std::size_t>(n), 0);
+  for (TaskId u = 0; u < n; ++u)
+    if (state_[u] != TaskState::DONE)
+      for (const TaskId c : graph_.children(u)) ++open_parents[c];
+
+  // Most telling first: ready tasks, then waiting tasks with no open parent,
+  // then the earliest (by virtual id) waiting ones.
+  std::vector<TaskId> stuck;
+  for (int pass = 0; pass < 3 && stuck.size() < 100; ++pass)
+    for (std::int32_t v = 0; v < n && stuck.size() < 100; ++v) {
+      const TaskId t = graph_.task_at(v);
+      if (state_[t] == TaskState::DONE) continue;
+      const bool ready = state_[t] == TaskState::READY;
+      const bool unblocked = !ready && open_parents[t] == 0;
+      if ((pass == 0 && ready) || (pass == 1 && unblocked) || (pass == 2 && !ready && !unblocked))
+        stuck.push_back(t);
+    }
+
+  std::string message = "deadlock at cycle " + std::to_string(now_) + ": " +
+                        std::to_string(n - finished_) + " of " + std::to_string(n) +
+                        " tasks can never finish. Stuck:";
+  const std::size_t shown = std::min<std::size_t>(stuck.size(), 5);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const TaskId t = stuck[i];
+    std::string reason = scheme.stuck_reason(*this, t);
+    if (reason.empty()) reason = default_stuck_reason(t, open_parents);
+    message += (i ? "; " : " ") + std::string("task ") + std::to_string(t) + " (" +
+               state_name(state_[t]) + "): " + reason;
+  }
+  if (stuck.size() > shown) message += "; ...";
+  throw DeadlockError(message, std::move(stuck));
+}
+
+}  // namespace tbdse

@@ -1,0 +1,121 @@
+// The discrete-event engine that runs one simulation: it owns the clock, the
+// event queue, SM resources and per-task state, and asks a Scheme for every
+// scheduling decision (SimGrid's EngineImpl::solve loop: take the earliest
+// events, advance the clock, let the model react).  The engine enforces the
+// run invariants by construction: a task is issued only once and only when the
+// scheme has marked it ready, and only onto an SM with room for it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "event_queue.hpp"
+#include "scheme.hpp"
+#include "sm_pool.hpp"
+#include "workload.hpp"
+
+namespace tbdse {
+
+enum class TaskState : std::uint8_t { WAITING, READY, RUNNING, DONE };
+
+struct EngineOptions {
+  bool record_timeline = false;
+  // A run in which this many events pass without a task finishing is declared
+  // stuck (a scheme that keeps polling but makes no progress).  0 = automatic.
+  std::int64_t max_events_without_progress = 0;
+};
+
+// One row per task, indexed by task id.
+struct Timeline {
+  std::vector<SmId> sm;
+  std::vector<std::int32_t> slot;
+  std::vector<Cycle> ready, start, end;
+};
+
+struct RunOutput {
+  Cycle makespan = 0;         // cycle at which the last TB finished
+  double tb_cycles = 0;       // sum of TB execution times (total work)
+  double busy_sm_cycles = 0;  // sum over SMs of the time at least one task TB was resident
+  Cycle critical_path = 0;    // longest dependency chain of task costs
+  Cycle work_bound = 0;       // ceil(total work / TB capacity of the GPU)
+  std::int64_t events = 0;    // events processed
+  std::vector<double> scheme_stats;
+  std::optional<Timeline> timeline;
+};
+
+class Engine {
+ public:
+  static constexpr std::int32_t kTaskFinished = 0;  // event kind owned by the engine
+
+  Engine(const Workload& workload, const GpuConfig& gpu, std::span<const Cycle> cost,
+         EngineOptions options = {});
+
+  // Runs `scheme` to completion; DeadlockError if it cannot finish.
+  RunOutput run(Scheme& scheme, std::size_t stat_count);
+
+  // ---- what schemes use ----
+  Cycle now() const { return now_; }
+  const Workload& workload() const { return workload_; }
+  const TaskGraph& graph() const { return graph_; }
+  const GpuConfig& gpu() const { return gpu_; }
+  const SmPool& sms() const { return pool_; }
+  Cycle cost(TaskId t) const { return cost_[t]; }
+  TaskState state(TaskId t) const { return state_[t]; }
+  std::int32_t finished_count() const { return finished_; }
+
+  // Posts a scheme event (kind >= 1) at `time` >= now().
+  void post(Cycle time, std::int32_t kind, std::int64_t payload = 0, std::int32_t priority = 1);
+
+  // The task's dependencies are met: it may be issued from now on.
+  void mark_ready(TaskId t);
+
+  // Round-robin SM choice (Wireframe §4.3 "LRR"): the first SM at or after the
+  // one following the last issue that has room for t; -1 when none has.
+  SmId pick_sm_round_robin(TaskId t) const { return pool_.next_fitting(rr_next_, workload_.footprint(t)); }
+
+  // Places ready task t on `sm` now; its TB ends after cost(t) cycles.
+  void issue(TaskId t, SmId sm);
+
+  // Issues t on the round-robin SM; false (and nothing changes) if none has room.
+  bool issue_round_robin(TaskId t) {
+    const SmId sm = pick_sm_round_robin(t);
+    if (sm < 0) return false;
+    issue(t, sm);
+    return true;
+  }
+
+  // Resources held by something that is not a task (e.g. a CDP parent kernel).
+  std::int32_t hold(SmId sm, const TbFootprint& fp) { return pool_.acquire(sm, fp); }
+  void unhold(SmId sm, const TbFootprint& fp, std::int32_t slot) { pool_.release(sm, fp, slot); }
+
+ private:
+  void finish_task(Scheme& scheme, std::int64_t payload);
+  [[noreturn]] void throw_deadlock(const Scheme& scheme) const;
+  std::string default_stuck_reason(TaskId t, const std::vector<std::int32_t>& open_parents) const;
+
+  const Workload& workload_;
+  const TaskGraph& graph_;
+  const GpuConfig& gpu_;
+  std::span<const Cycle> cost_;
+  EngineOptions options_;
+
+  Cycle now_ = 0;
+  EventQueue queue_;
+  SmPool pool_;
+  SmId rr_next_ = 0;
+  std::vector<TaskState> state_;
+  std::int32_t finished_ = 0;
+
+  // statistics
+  Cycle last_finish_ = 0;
+  double tb_cycles_ = 0;
+  double busy_sm_cycles_ = 0;
+  std::vector<std::int32_t> task_resident_;  // task TBs per SM
+  std::vector<Cycle> busy_since_;
+  std::optional<Timeline> timeline_;
+};
+
+}  // namespace tbdse

@@ -1,0 +1,125 @@
+#include "gpu.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tbdse {
+
+const ParamTable<GpuConfig>& GpuConfig::params() {
+  static const ParamTable<GpuConfig> table = [] {
+    ParamTable<GpuConfig> t;
+    t.add(&GpuConfig::sms, {.name = "sms", .unit = "SMs", .doc = "streaming multiprocessors",
+                            .paper_ref = "MODELS.md §1", .min_value = 1, .max_value = 65535});
+    t.add(&GpuConfig::tb_slots,
+          {.name = "tb_slots", .unit = "TBs", .doc = "max resident thread blocks per SM (CTA limit)",
+           .paper_ref = "MODELS.md §1", .min_value = 1, .max_value = 65535});
+    t.add(&GpuConfig::threads_per_sm, {.name = "threads_per_sm", .unit = "threads",
+                                       .doc = "resident threads per SM", .min_value = 1});
+    t.add(&GpuConfig::regs_per_sm, {.name = "regs_per_sm", .unit = "registers",
+                                    .doc = "32-bit registers per SM", .min_value = 1});
+    t.add(&GpuConfig::smem_per_sm,
+          {.name = "smem_per_sm", .unit = "bytes", .doc = "shared memory per SM", .min_value = 0});
+    t.add(&GpuConfig::clock_mhz, {.name = "clock_mhz", .unit = "MHz",
+                                  .doc = "core clock; converts microseconds to cycles",
+                                  .min_value = 1e-3, .max_value = 1e6});
+    t.add(&GpuConfig::host_launch_us,
+          {.name = "host_launch_us", .unit = "us", .doc = "host-side kernel launch overhead",
+           .paper_ref = "Wireframe §5.1 (30 us); BlockMaestro §IV (5 us)", .min_value = 0,
+           .max_value = 1e9});
+    t.add(&GpuConfig::device_launch_us,
+          {.name = "device_launch_us", .unit = "us",
+           .doc = "device-side (CDP) kernel launch overhead",
+           .paper_ref = "BlockMaestro §IV (3 us)", .min_value = 0, .max_value = 1e9});
+    t.add(&GpuConfig::mem_latency,
+          {.name = "mem_latency", .unit = "cycles",
+           .doc = "latency of one scheduler-side memory fetch (DGB chunk, dependency list entry)",
+           .paper_ref = "MODELS.md §1", .min_value = 0, .max_value = 1e9});
+    return t;
+  }();
+  return table;
+}
+
+Cycle GpuConfig::us_to_cycles(double us) const {
+  return static_cast<Cycle>(std::llround(us * clock_mhz));
+}
+
+namespace {
+
+struct Preset {
+  const char* name;
+  GpuConfig config;
+};
+
+// Vendor figures; launch overheads from the papers that use each GPU.
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> list = {
+      // Fermi GF100 as configured in GPGPU-Sim 3.x (Wireframe §5.1).
+      {"gtx480", GpuConfig{.name = "gtx480", .sms = 15, .tb_slots = 8, .threads_per_sm = 1536,
+                           .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
+                           .host_launch_us = 30.0, .device_launch_us = 3.0, .mem_latency = 400}},
+      // Pascal GP102 (BlockMaestro §IV: 28 SMs x 32 TBs, 5 us launch, 3 us CDP).
+      {"titanx_pascal",
+       GpuConfig{.name = "titanx_pascal", .sms = 28, .tb_slots = 32, .threads_per_sm = 2048,
+                 .regs_per_sm = 65536, .smem_per_sm = 98304, .clock_mhz = 1417.0,
+                 .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450}},
+      // Pascal GP100 (Juggler §6), base clock.
+      {"p100", GpuConfig{.name = "p100", .sms = 56, .tb_slots = 32, .threads_per_sm = 2048,
+                         .regs_per_sm = 65536, .smem_per_sm = 65536, .clock_mhz = 1328.0,
+                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450}},
+      // Hopper GH100 SXM, boost clock.
+      {"h100", GpuConfig{.name = "h100", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
+                         .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
+                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600}},
+      {"h200", GpuConfig{.name = "h200", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
+                         .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
+                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600}},
+  };
+  return list;
+}
+
+}  // namespace
+
+std::vector<std::string> gpu_preset_names() {
+  std::vector<std::string> names;
+  for (const auto& p : presets()) names.emplace_back(p.name);
+  return names;
+}
+
+GpuConfig gpu_preset(std::string_view name) {
+  for (const auto& p : presets())
+    if (name == p.name) return p.config;
+  throw_unknown_name("GPU preset", name, gpu_preset_names());
+}
+
+namespace {
+
+// Per resource: how many TBs fit, or max() when the footprint demands none.
+struct Limits {
+  std::int64_t slots, threads, regs, smem;
+};
+
+Limits limits(const GpuConfig& gpu, const TbFootprint& fp) {
+  constexpr auto none = std::numeric_limits<std::int64_t>::max();
+  return {gpu.tb_slots, fp.threads > 0 ? gpu.threads_per_sm / fp.threads : none,
+          fp.regs() > 0 ? gpu.regs_per_sm / fp.regs() : none,
+          fp.smem_bytes > 0 ? gpu.smem_per_sm / fp.smem_bytes : none};
+}
+
+}  // namespace
+
+std::int64_t occupancy(const GpuConfig& gpu, const TbFootprint& footprint) {
+  const Limits l = limits(gpu, footprint);
+  return std::min({l.slots, l.threads, l.regs, l.smem});
+}
+
+std::string occupancy_limiter(const GpuConfig& gpu, const TbFootprint& footprint) {
+  const Limits l = limits(gpu, footprint);
+  const std::int64_t occ = std::min({l.slots, l.threads, l.regs, l.smem});
+  if (l.slots == occ) return "tb_slots";
+  if (l.threads == occ) return "threads_per_sm";
+  if (l.regs == occ) return "regs_per_sm";
+  return "smem_per_sm";
+}
+
+}  // namespace tbdse

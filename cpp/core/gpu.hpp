@@ -1,0 +1,58 @@
+// The GPU being simulated: SM count and per-SM resources, clock and launch
+// overheads (docs/MODELS.md §1 "GPU").  Presets carry vendor figures; every
+// field can be overridden by name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "params.hpp"
+#include "types.hpp"
+
+namespace tbdse {
+
+struct GpuConfig {
+  std::string name = "custom";  // preset it came from; not a parameter
+
+  std::int64_t sms = 15;                 // streaming multiprocessors
+  std::int64_t tb_slots = 8;             // max resident TBs per SM (hardware CTA limit)
+  std::int64_t threads_per_sm = 1536;    // resident threads per SM
+  std::int64_t regs_per_sm = 32768;      // 32-bit registers per SM
+  std::int64_t smem_per_sm = 49152;      // shared memory per SM, bytes
+  double clock_mhz = 700.0;              // core clock; converts us to cycles
+  double host_launch_us = 30.0;          // host-side kernel launch overhead
+  double device_launch_us = 3.0;         // device-side (CDP) kernel launch overhead
+  std::int64_t mem_latency = 400;        // cycles for one scheduler-side memory fetch
+
+  static const ParamTable<GpuConfig>& params();
+
+  // Microseconds to whole cycles at this clock (rounded to nearest).
+  Cycle us_to_cycles(double us) const;
+  double cycles_to_us(Cycle cycles) const { return static_cast<double>(cycles) / clock_mhz; }
+};
+
+// Preset by name ("gtx480", "titanx_pascal", "p100", "h100", "h200"); ConfigError otherwise.
+GpuConfig gpu_preset(std::string_view name);
+std::vector<std::string> gpu_preset_names();
+
+// Resources one thread block of a kernel occupies while resident on an SM.
+// Zero means "no demand": a kernel without a stated footprint is limited by
+// TB slots alone.
+struct TbFootprint {
+  std::int64_t threads = 0;          // threads per TB
+  std::int64_t regs_per_thread = 0;  // registers per thread
+  std::int64_t smem_bytes = 0;       // shared memory per TB, bytes
+
+  std::int64_t regs() const { return threads * regs_per_thread; }
+  bool operator==(const TbFootprint&) const = default;
+};
+
+// How many TBs of this footprint fit on one SM (0: not even one).
+std::int64_t occupancy(const GpuConfig& gpu, const TbFootprint& footprint);
+
+// The SM resource that bounds occupancy(), e.g. "tb_slots" or "threads_per_sm".
+std::string occupancy_limiter(const GpuConfig& gpu, const TbFootprint& footprint);
+
+}  // namespace tbdse

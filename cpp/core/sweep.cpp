@@ -1,0 +1,270 @@
+#include "sweep.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "errors.hpp"
+#include "hash.hpp"
+#include "rng.hpp"
+
+namespace tbdse {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char* target_name(ParamOverride::Target t) {
+  switch (t) {
+    case ParamOverride::Target::GPU: return "gpu";
+    case ParamOverride::Target::SCHEME: return "scheme";
+    case ParamOverride::Target::COST: return "cost";
+  }
+  return "?";
+}
+
+// Column layout of a spec's result table, and where each scheme's stats go.
+struct Columns {
+  std::vector<std::string> names;
+  std::vector<std::vector<std::size_t>> scheme_stat_column;  // per scheme config
+
+  explicit Columns(const SweepSpec& spec) {
+    for (const auto& m : common_metrics()) names.push_back(m.name);
+    for (const auto& sc : spec.schemes) {
+      std::vector<std::size_t> where;
+      for (const auto& stat : sc.info->stats) {
+        std::size_t c = 0;
+        while (c < names.size() && names[c] != stat.name) ++c;
+        if (c == names.size()) names.push_back(stat.name);
+        where.push_back(c);
+      }
+      scheme_stat_column.push_back(std::move(where));
+    }
+  }
+};
+
+RunOutput simulate_resolved(const ResolvedRun& r, bool record_timeline) {
+  const std::vector<Cycle> cost = r.cost.materialize(*r.workload->graph, r.cost_key);
+  const auto scheme = r.scheme->create(r.scheme_values, *r.workload, r.gpu);
+  Engine engine(*r.workload, r.gpu, cost, EngineOptions{.record_timeline = record_timeline});
+  return engine.run(*scheme, r.scheme->stats.size());
+}
+
+void write_row(Eigen::MatrixXd& m, Eigen::Index row, const ResolvedRun& r, const RunOutput& out,
+               const std::vector<std::size_t>& stat_column) {
+  const double makespan = static_cast<double>(out.makespan);
+  const double capacity = static_cast<double>(r.workload->tb_capacity(r.gpu));
+  const double concurrency = makespan > 0 ? out.tb_cycles / makespan : 0.0;
+  const double values[] = {
+      makespan,
+      r.gpu.cycles_to_us(out.makespan),
+      makespan > 0 ? out.busy_sm_cycles / (static_cast<double>(r.gpu.sms) * makespan) : 0.0,
+      concurrency,
+      concurrency / capacity,
+      static_cast<double>(out.critical_path),
+      static_cast<double>(out.work_bound),
+      static_cast<double>(out.events),
+  };
+  static_assert(std::size(values) == 8);
+  for (std::size_t c = 0; c < std::size(values); ++c) m(row, static_cast<Eigen::Index>(c)) = values[c];
+  for (std::size_t s = 0; s < stat_column.size(); ++s)
+    m(row, static_cast<Eigen::Index>(stat_column[s])) = out.scheme_stats[s];
+}
+
+SweepResult empty_result(const Columns& cols, std::size_t rows) {
+  SweepResult res;
+  res.columns = cols.names;
+  res.metrics = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(rows),
+                                          static_cast<Eigen::Index>(cols.names.size()), kNaN);
+  res.config_hash.assign(rows, 0);
+  res.status.assign(rows, static_cast<std::int8_t>(RunStatus::OK));
+  res.errors.assign(rows, std::string());
+  return res;
+}
+
+}  // namespace
+
+const std::vector<StatInfo>& common_metrics() {
+  static const std::vector<StatInfo> list = {
+      {"makespan_cycles", "cycles", "cycle at which the last thread block finished"},
+      {"makespan_us", "us", "makespan in microseconds at the GPU clock"},
+      {"sm_utilisation", "fraction",
+       "time-average share of SMs holding at least one task TB (0..1)"},
+      {"avg_tb_concurrency", "TBs", "average number of resident task TBs (total work / makespan)"},
+      {"slot_utilisation", "fraction", "average TB concurrency / TBs the GPU can hold (0..1)"},
+      {"critical_path_cycles", "cycles", "longest dependency chain of task costs (a lower bound)"},
+      {"work_bound_cycles", "cycles", "total work / TBs the GPU can hold (a lower bound)"},
+      {"events", "events", "simulation events processed"},
+  };
+  return list;
+}
+
+void SweepSpec::check_shape() const {
+  const std::size_t n = runs();
+  for (const auto* col : {&gpu_of, &scheme_of, &cost_of, &replicate_of})
+    if (col->size() != n) throw ConfigError("sweep: per-run index columns differ in length");
+  const auto check = [](const std::vector<std::int32_t>& idx, std::size_t size, const char* what) {
+    for (const auto i : idx)
+      if (i < 0 || static_cast<std::size_t>(i) >= size)
+        throw ConfigError(std::string("sweep: ") + what + " index " + std::to_string(i) +
+                          " out of range");
+  };
+  check(workload_of, workloads.size(), "workload");
+  check(gpu_of, gpus.size(), "gpu");
+  check(scheme_of, schemes.size(), "scheme");
+  check(cost_of, costs.size(), "cost model");
+  for (const auto& w : workloads)
+    if (!w || !w->graph) throw ConfigError("sweep: a workload has no task graph");
+  for (const auto& s : schemes)
+    if (!s.info || s.values.size() != s.info->params.size())
+      throw ConfigError("sweep: a scheme configuration is incomplete");
+  for (const auto& ov : overrides)
+    if (ov.values.size() != n)
+      throw ConfigError("sweep: override '" + ov.name + "' has " + std::to_string(ov.values.size()) +
+                        " values for " + std::to_string(n) + " runs");
+}
+
+std::string describe_run(const SweepSpec& spec, std::size_t run) {
+  const auto& sc = spec.schemes[spec.scheme_of[run]];
+  std::string out = "run " + std::to_string(run) + ": scheme '" + sc.info->name +
+                    "' on workload '" + spec.workloads[spec.workload_of[run]]->name +
+                    "', gpu '" + spec.gpus[spec.gpu_of[run]].name + "'";
+  std::string set;
+  for (const auto& ov : spec.overrides) {
+    const double v = ov.values[run];
+    if (std::isnan(v)) continue;
+    std::ostringstream value;
+    value << v;
+    set += (set.empty() ? "" : ", ") + std::string(target_name(ov.target)) + "." + ov.name + "=" +
+           value.str();
+  }
+  if (!set.empty()) out += " with " + set;
+  out += ", replicate " + std::to_string(spec.replicate_of[run]);
+  return out;
+}
+
+ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
+  ResolvedRun r;
+  r.workload = spec.workloads[spec.workload_of[run]].get();
+  r.gpu = spec.gpus[spec.gpu_of[run]];
+  const SchemeConfig& sc = spec.schemes[spec.scheme_of[run]];
+  r.scheme = sc.info;
+  r.scheme_values = sc.values;
+  r.cost = spec.costs[spec.cost_of[run]];
+  r.replicate = spec.replicate_of[run];
+
+  const std::string scheme_owner = "scheme '" + sc.info->name + "'";
+  for (const auto& ov : spec.overrides) {
+    const double v = ov.values[run];
+    if (std::isnan(v)) continue;
+    switch (ov.target) {
+      case ParamOverride::Target::GPU: {
+        const auto& table = GpuConfig::params();
+        table.set(r.gpu, find_param(table.infos(), ov.name, "GPU"), v, "GPU");
+        break;
+      }
+      case ParamOverride::Target::SCHEME: {
+        const std::size_t i = find_param(sc.info->params, ov.name, scheme_owner);
+        check_param_value(sc.info->params[i], v, scheme_owner);
+        r.scheme_values[i] = v;
+        break;
+      }
+      case ParamOverride::Target::COST: r.cost.set_param(ov.name, v); break;
+    }
+  }
+  const TaskGraph& graph = *r.workload->graph;
+  r.workload->validate(r.gpu);
+  r.cost.validate(graph);
+
+  Hasher h(0x5EED);
+  h.add(r.workload->hash());
+  const auto& gpu_table = GpuConfig::params();
+  for (std::size_t i = 0; i < gpu_table.size(); ++i) h.add_double(gpu_table.get(r.gpu, i));
+  h.add_string(r.scheme->name);
+  for (const double v : r.scheme_values) h.add_double(v);
+  h.add(r.cost.hash());
+  r.config_hash = h.digest();
+  r.cost_key = rng_key(spec.seed, mix64(graph.content_hash()) ^ r.cost.hash(),
+                       static_cast<std::uint64_t>(r.replicate), RngPurpose::TASK_COST);
+  return r;
+}
+
+void validate_sweep(const SweepSpec& spec) {
+  spec.check_shape();
+  for (std::size_t i = 0; i < spec.runs(); ++i) {
+    try {
+      const ResolvedRun r = resolve_run(spec, i);
+      (void)r.scheme->create(r.scheme_values, *r.workload, r.gpu);
+    } catch (const ConfigError& e) {
+      throw ConfigError(describe_run(spec, i) + ": " + e.what());
+    }
+  }
+}
+
+SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
+  spec.check_shape();
+  const std::size_t begin = options.begin;
+  const std::size_t end = options.end == 0 ? spec.runs() : options.end;
+  if (begin > end || end > spec.runs())
+    throw ConfigError("sweep: run range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                      ") is outside the " + std::to_string(spec.runs()) + " runs");
+  const Columns cols(spec);
+  SweepResult res = empty_result(cols, end - begin);
+
+  const auto body = [&](const tbb::blocked_range<std::size_t>& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      const std::size_t row = i - begin;
+      RunStatus status = RunStatus::OK;
+      std::string error;
+      try {
+        const ResolvedRun r = resolve_run(spec, i);
+        res.config_hash[row] = r.config_hash;
+        const RunOutput out = simulate_resolved(r, false);
+        write_row(res.metrics, static_cast<Eigen::Index>(row), r, out,
+                  cols.scheme_stat_column[spec.scheme_of[i]]);
+      } catch (const ConfigError& e) {
+        status = RunStatus::CONFIG_ERROR;
+        error = e.what();
+      } catch (const DeadlockError& e) {
+        status = RunStatus::DEADLOCK;
+        error = e.what();
+      } catch (const std::exception& e) {
+        status = RunStatus::SIMULATION_ERROR;
+        error = e.what();
+      }
+      if (status != RunStatus::OK) {
+        res.status[row] = static_cast<std::int8_t>(status);
+        res.errors[row] = describe_run(spec, i) + ": " + error;
+      }
+    }
+  };
+  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+  arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end), body); });
+  return res;
+}
+
+SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record_timeline) {
+  spec.check_shape();
+  if (run >= spec.runs()) throw ConfigError("sweep: no run " + std::to_string(run));
+  const Columns cols(spec);
+  SingleRun single{empty_result(cols, 1), {}};
+  ResolvedRun r;
+  try {
+    r = resolve_run(spec, run);
+    single.row.config_hash[0] = r.config_hash;
+    single.output = simulate_resolved(r, record_timeline);
+  } catch (const DeadlockError& e) {
+    throw DeadlockError(describe_run(spec, run) + ": " + e.what(), e.stuck_tasks());
+  } catch (const ConfigError& e) {
+    throw ConfigError(describe_run(spec, run) + ": " + e.what());
+  } catch (const SimulationError& e) {
+    throw SimulationError(describe_run(spec, run) + ": " + e.what());
+  }
+  write_row(single.row.metrics, 0, r, single.output, cols.scheme_stat_column[spec.scheme_of[run]]);
+  return single;
+}
+
+}  // namespace tbdse

@@ -1,0 +1,95 @@
+// The sweep runner: a flat list of run configurations simulated in parallel
+// with TBB, results as numeric columns.  A run is (workload, GPU, scheme, cost
+// model, replicate) by index into shared tables, plus per-run parameter
+// overrides given column-wise, so that ten thousand configurations cost ten
+// thousand small structs, not ten thousand Python objects.  No run depends on
+// another: results are identical on any thread count and in any order.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cost_model.hpp"
+#include "engine.hpp"
+#include "gpu.hpp"
+#include "scheme.hpp"
+#include "workload.hpp"
+
+namespace tbdse {
+
+struct ParamOverride {
+  enum class Target { GPU, SCHEME, COST };
+  Target target = Target::GPU;
+  std::string name;
+  std::vector<double> values;  // one per run; NaN = this run keeps its base value
+};
+
+struct SweepSpec {
+  std::vector<WorkloadPtr> workloads;
+  std::vector<GpuConfig> gpus;
+  std::vector<SchemeConfig> schemes;
+  std::vector<CostModel> costs;
+  // One entry per run: indices into the tables above, and the replicate number.
+  std::vector<std::int32_t> workload_of, gpu_of, scheme_of, cost_of, replicate_of;
+  std::vector<ParamOverride> overrides;
+  std::uint64_t seed = 0;
+
+  std::size_t runs() const { return workload_of.size(); }
+  // Checks table indices and override shapes; ConfigError otherwise.
+  void check_shape() const;
+};
+
+// A run's configuration after overrides, validated.
+struct ResolvedRun {
+  const Workload* workload = nullptr;
+  GpuConfig gpu;
+  const SchemeInfo* scheme = nullptr;
+  std::vector<double> scheme_values;
+  CostModel cost;
+  std::int32_t replicate = 0;
+  std::uint64_t config_hash = 0;  // workload + GPU + scheme + cost model (not replicate, not seed)
+  std::uint64_t cost_key = 0;     // RNG key of task costs: seed, workload, cost model, replicate
+};
+
+ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run);
+
+enum class RunStatus : std::int8_t { OK = 0, CONFIG_ERROR = 1, DEADLOCK = 2, SIMULATION_ERROR = 3 };
+
+// Metrics every run reports, before the schemes' own statistics.
+const std::vector<StatInfo>& common_metrics();
+
+struct SweepResult {
+  std::vector<std::string> columns;  // common metrics, then scheme statistics (union)
+  Eigen::MatrixXd metrics;           // one row per run; NaN where a statistic does not apply
+  std::vector<std::uint64_t> config_hash;
+  std::vector<std::int8_t> status;   // RunStatus
+  std::vector<std::string> errors;   // message per run, "" when OK
+};
+
+// Resolves every run and creates its scheme without simulating; throws the
+// first ConfigError, prefixed with the run's description.
+void validate_sweep(const SweepSpec& spec);
+
+struct SweepOptions {
+  int threads = 0;           // 0 = all cores
+  std::size_t begin = 0;     // runs [begin, end) only; end 0 = all
+  std::size_t end = 0;
+};
+
+// Failed runs are reported per row (status, errors); the call itself throws
+// only for a malformed spec.
+SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options);
+
+// One run with its full output (timeline on request); errors propagate.
+struct SingleRun {
+  SweepResult row;
+  RunOutput output;
+};
+SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record_timeline);
+
+// "scheme 'cdp' on workload 'wf' (gpu gtx480, sms=1)" for messages.
+std::string describe_run(const SweepSpec& spec, std::size_t run);
+
+}  // namespace tbdse

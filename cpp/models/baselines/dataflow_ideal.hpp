@@ -1,0 +1,52 @@
+// dataflow_ideal (docs/MODELS.md §2): one kernel launch, fine-grain task
+// dependencies resolved the moment a parent finishes, unlimited scheduler
+// buffers.  The upper bound that hardware dependency schedulers approach.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/ready_queue.hpp"
+#include "core/engine.hpp"
+#include "core/params.hpp"
+#include "core/scheme.hpp"
+
+namespace tbdse {
+
+struct DataflowIdealParams {
+  // Which ready task is issued first: 'lrr' = smallest virtual id (Wireframe
+  // §4.3 loose round-robin), 'fifo' = first to become ready.  SMs are always
+  // visited round robin.  Default lrr.
+  std::string policy = "lrr";
+
+  static const ParamTable<DataflowIdealParams>& params();
+};
+
+class DataflowIdealScheme : public Scheme {
+ public:
+  DataflowIdealScheme(const DataflowIdealParams& params, const Workload& workload,
+                      const GpuConfig& gpu);
+
+  void start(Engine& engine) override;
+  void on_task_finished(Engine& engine, TaskId t) override;
+  void on_event(Engine& engine, const Event& event) override;
+  void dispatch(Engine& engine) override;
+  void write_stats(const Engine& engine, std::span<double> out) const override;
+
+  static std::vector<StatInfo> stats();
+
+ private:
+  static constexpr std::int32_t kLaunched = 1;
+
+  void make_ready(Engine& engine, TaskId t) {
+    engine.mark_ready(t);
+    ready_.push(t);
+  }
+
+  Cycle host_launch_;
+  std::vector<std::int32_t> open_parents_;
+  ReadyQueue ready_;
+};
+
+}  // namespace tbdse

@@ -1,0 +1,58 @@
+#include "models/registry.hpp"
+
+#include <mutex>
+
+#include "models/baselines/register.hpp"
+#include "core/errors.hpp"
+
+namespace tbdse {
+
+void SchemeRegistry::add(SchemeInfo info) {
+  for (const auto& s : schemes_)
+    if (s->name == info.name) throw ConfigError("scheme '" + info.name + "' is registered twice");
+  schemes_.push_back(std::make_unique<SchemeInfo>(std::move(info)));
+}
+
+const SchemeInfo& SchemeRegistry::get(std::string_view name) const {
+  for (const auto& s : schemes_)
+    if (s->name == name) return *s;
+  throw_unknown_name("scheme", name, names());
+}
+
+std::vector<std::string> SchemeRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& s : schemes_) out.push_back(s->name);
+  return out;
+}
+
+std::vector<const SchemeInfo*> SchemeRegistry::all() const {
+  std::vector<const SchemeInfo*> out;
+  for (const auto& s : schemes_) out.push_back(s.get());
+  return out;
+}
+
+SchemeRegistry& scheme_registry() {
+  static SchemeRegistry registry;
+  return registry;
+}
+
+void register_builtin_schemes() {
+  static std::once_flag once;
+  std::call_once(once, [] { register_baseline_schemes(scheme_registry()); });
+}
+
+SchemeConfig make_scheme_config(std::string_view name,
+                                std::span<const std::pair<std::string, double>> params) {
+  register_builtin_schemes();
+  const SchemeInfo& info = scheme_registry().get(name);
+  SchemeConfig config{&info, info.defaults};
+  const std::string owner = "scheme '" + info.name + "'";
+  for (const auto& [key, value] : params) {
+    const std::size_t i = find_param(info.params, key, owner);
+    check_param_value(info.params[i], value, owner);
+    config.values[i] = value;
+  }
+  return config;
+}
+
+}  // namespace tbdse
