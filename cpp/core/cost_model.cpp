@@ -91,7 +91,7 @@ bool CostModel::is_random() const {
   }
 }
 
-void CostModel::validate(const TaskGraph& graph) const {
+void CostModel::check_params() const {
   const std::string owner = "cost model '" + kind_name(kind) + "'";
   if (params.size() != info(kind).params.size())
     throw ConfigError(owner + ": expected " + std::to_string(info(kind).params.size()) +
@@ -111,6 +111,11 @@ void CostModel::validate(const TaskGraph& graph) const {
     if (values[i] < 0)
       throw ConfigError(owner + ": entry " + std::to_string(i) + " is negative (" +
                         std::to_string(values[i]) + " cycles)");
+}
+
+void CostModel::validate(const TaskGraph& graph) const {
+  check_params();
+  const std::string owner = "cost model '" + kind_name(kind) + "'";
   if (kind == Kind::ARRAY && values.size() != static_cast<std::size_t>(graph.size()))
     throw ConfigError(owner + " has " + std::to_string(values.size()) +
                       " entries but the graph has " + std::to_string(graph.size()) + " tasks");

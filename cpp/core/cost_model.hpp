@@ -41,8 +41,10 @@ struct CostModel {
   double param(std::string_view name) const;
   void set_param(std::string_view name, double value);  // ConfigError if unknown for this kind
 
-  // Range checks of the parameters, and against the graph (array length,
-  // per-kernel table covering every kernel id).
+  // Range checks of the parameters and values.
+  void check_params() const;
+  // check_params() and the fit to the graph (array length, per-kernel table
+  // covering every kernel id).
   void validate(const TaskGraph& graph) const;
 
   bool is_random() const;

@@ -192,31 +192,38 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
   return r;
 }
 
-void validate_sweep(const SweepSpec& spec) {
+std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec) {
   spec.check_shape();
+  std::vector<std::uint64_t> hashes(spec.runs());
   for (std::size_t i = 0; i < spec.runs(); ++i) {
     try {
       const ResolvedRun r = resolve_run(spec, i);
       (void)r.scheme->create(r.scheme_values, *r.workload, r.gpu);
+      hashes[i] = r.config_hash;
     } catch (const ConfigError& e) {
       throw ConfigError(describe_run(spec, i) + ": " + e.what());
     }
   }
+  return hashes;
 }
 
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   spec.check_shape();
-  const std::size_t begin = options.begin;
-  const std::size_t end = options.end == 0 ? spec.runs() : options.end;
-  if (begin > end || end > spec.runs())
-    throw ConfigError("sweep: run range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                      ") is outside the " + std::to_string(spec.runs()) + " runs");
+  std::vector<std::size_t> runs = options.runs;
+  if (runs.empty()) {
+    runs.resize(spec.runs());
+    for (std::size_t i = 0; i < runs.size(); ++i) runs[i] = i;
+  }
+  for (const std::size_t i : runs)
+    if (i >= spec.runs())
+      throw ConfigError("sweep: run " + std::to_string(i) + " does not exist (" +
+                        std::to_string(spec.runs()) + " runs)");
   const Columns cols(spec);
-  SweepResult res = empty_result(cols, end - begin);
+  SweepResult res = empty_result(cols, runs.size());
 
   const auto body = [&](const tbb::blocked_range<std::size_t>& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const std::size_t row = i - begin;
+    for (std::size_t row = range.begin(); row != range.end(); ++row) {
+      const std::size_t i = runs[row];
       RunStatus status = RunStatus::OK;
       std::string error;
       try {
@@ -242,7 +249,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
     }
   };
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-  arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end), body); });
+  arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::size_t>(0, runs.size()), body); });
   return res;
 }
 

@@ -69,13 +69,13 @@ struct SweepResult {
 };
 
 // Resolves every run and creates its scheme without simulating; throws the
-// first ConfigError, prefixed with the run's description.
-void validate_sweep(const SweepSpec& spec);
+// first ConfigError, prefixed with the run's description.  Returns each run's
+// configuration hash (what a checkpoint keys finished runs by).
+std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec);
 
 struct SweepOptions {
-  int threads = 0;           // 0 = all cores
-  std::size_t begin = 0;     // runs [begin, end) only; end 0 = all
-  std::size_t end = 0;
+  int threads = 0;                // 0 = all cores
+  std::vector<std::size_t> runs;  // which runs, in result-row order; empty = all
 };
 
 // Failed runs are reported per row (status, errors); the call itself throws

@@ -167,13 +167,20 @@ TEST_CASE("sweeps give identical rows on 1 and 2 threads and in any order") {
   }
   const auto one = run_sweep(spec, {.threads = 1});
   const auto two = run_sweep(spec, {.threads = 2});
+  // Reversed submission order gives the same rows, reversed.
+  std::vector<std::size_t> reversed;
+  for (std::size_t i = spec.runs(); i-- > 0;) reversed.push_back(i);
+  const auto backwards = run_sweep(spec, {.threads = 2, .runs = reversed});
   const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
   for (Eigen::Index r = 0; r < one.metrics.rows(); ++r)
     for (Eigen::Index c = 0; c < one.metrics.cols(); ++c)
       REQUIRE(same(one.metrics(r, c), two.metrics(r, c)));
+  for (Eigen::Index r = 0; r < one.metrics.rows(); ++r)
+    for (Eigen::Index c = 0; c < one.metrics.cols(); ++c)
+      REQUIRE(same(one.metrics(r, c), backwards.metrics(one.metrics.rows() - 1 - r, c)));
   CHECK(one.config_hash == two.config_hash);
   // Run 7 alone, as a chunk of its own, gives the same row.
-  const auto alone = run_sweep(spec, {.threads = 2, .begin = 7, .end = 8});
+  const auto alone = run_sweep(spec, {.threads = 2, .runs = {7}});
   for (Eigen::Index c = 0; c < one.metrics.cols(); ++c)
     CHECK(same(alone.metrics(0, c), one.metrics(7, c)));
   // Different replicates draw different costs.

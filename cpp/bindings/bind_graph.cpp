@@ -1,0 +1,90 @@
+// TaskGraph: built from NumPy edge arrays or by the C++ generators; its CSR
+// arrays are exposed as read-only NumPy views owned by the graph.
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "core/errors.hpp"
+#include "core/generators.hpp"
+#include "core/task_graph.hpp"
+
+namespace tbdse::bindings {
+
+namespace {
+
+using IntArray = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
+
+std::shared_ptr<TaskGraph> build(std::int64_t nodes, const IntArray& src, const IntArray& dst,
+                                 const std::optional<IntArray>& kernel,
+                                 const std::optional<CycleArray>& cost,
+                                 const std::optional<IntArray>& launch_group) {
+  if (nodes < 0 || nodes > std::numeric_limits<std::int32_t>::max())
+    throw ConfigError("task graph: node count " + std::to_string(nodes) + " is out of range");
+  TaskGraphInput in;
+  in.nodes = static_cast<std::int32_t>(nodes);
+  in.edge_src = to_vector(src);
+  in.edge_dst = to_vector(dst);
+  if (kernel) in.kernel = to_vector(*kernel);
+  if (cost) in.cost = to_vector(*cost);
+  if (launch_group) in.launch_group = to_vector(*launch_group);
+  py::gil_scoped_release release;
+  return std::make_shared<TaskGraph>(TaskGraph::build(std::move(in)));
+}
+
+template <class F>
+auto released(F f) {
+  py::gil_scoped_release release;
+  return std::make_shared<TaskGraph>(f());
+}
+
+}  // namespace
+
+void register_graph(py::module_& m) {
+  py::class_<TaskGraph, std::shared_ptr<TaskGraph>>(m, "TaskGraph",
+                                                     "An immutable task graph in CSR form.")
+      .def_static("build", &build, py::arg("nodes"), py::arg("src"), py::arg("dst"),
+                  py::arg("kernel") = py::none(), py::arg("cost") = py::none(),
+                  py::arg("launch_group") = py::none())
+      .def_property_readonly("size", &TaskGraph::size)
+      .def_property_readonly("edge_count", &TaskGraph::edge_count)
+      .def_property_readonly("num_levels", &TaskGraph::num_levels)
+      .def_property_readonly("num_kernels", &TaskGraph::num_kernels)
+      .def_property_readonly("has_launch_groups", &TaskGraph::has_launch_groups)
+      .def_property_readonly("content_hash", &TaskGraph::content_hash)
+      .def("edge_starts", [](py::object self) {
+        return view_numpy(self.cast<const TaskGraph&>().edge_starts(), self);
+      })
+      .def("edges", [](py::object self) { return view_numpy(self.cast<const TaskGraph&>().edges(), self); })
+      .def("parent_counts", [](py::object self) {
+        return view_numpy(self.cast<const TaskGraph&>().parent_counts(), self);
+      })
+      .def("levels", [](py::object self) { return view_numpy(self.cast<const TaskGraph&>().levels(), self); })
+      .def("kernels", [](py::object self) { return view_numpy(self.cast<const TaskGraph&>().kernels(), self); })
+      .def("costs", [](py::object self) { return view_numpy(self.cast<const TaskGraph&>().costs(), self); })
+      .def("launch_groups", [](py::object self) {
+        return view_numpy(self.cast<const TaskGraph&>().launch_groups(), self);
+      })
+      .def("level_order", [](py::object self) {
+        return view_numpy(self.cast<const TaskGraph&>().level_order(), self);
+      })
+      .def("critical_path", [](const TaskGraph& g, const CycleArray& cost) {
+        const auto c = to_vector(cost);
+        if (c.size() != static_cast<std::size_t>(g.size()))
+          throw ConfigError("critical_path: need one cost per task");
+        return g.critical_path(c);
+      });
+
+  m.def("make_wavefront", [](std::int32_t rows, std::int32_t cols) {
+    return released([&] { return make_wavefront(rows, cols); });
+  }, py::arg("rows"), py::arg("cols"));
+  m.def("make_barrier", [](std::int32_t width, std::int32_t stages, std::int32_t group) {
+    return released([&] { return make_barrier(width, stages, group); });
+  }, py::arg("width"), py::arg("stages"), py::arg("group"));
+  m.def("make_layered_random",
+        [](std::int32_t layers, std::int32_t width, double edge_prob, std::int32_t span,
+           std::uint64_t seed) {
+          return released([&] { return make_layered_random(layers, width, edge_prob, span, seed); });
+        },
+        py::arg("layers"), py::arg("width"), py::arg("edge_prob"), py::arg("span"), py::arg("seed"));
+}
+
+}  // namespace tbdse::bindings

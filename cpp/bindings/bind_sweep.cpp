@@ -1,0 +1,137 @@
+// The sweep entry point.  Python describes a sweep as tables (workloads, GPUs,
+// schemes, cost models), per-run index columns and per-run override columns;
+// everything is converted first, then the GIL is released for the whole C++
+// run (boost-histogram fill.hpp: no Python object is touched inside TBB), and
+// the metric matrix moves into NumPy without a copy.
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "core/errors.hpp"
+#include "core/sweep.hpp"
+#include "models/registry.hpp"
+
+namespace tbdse::bindings {
+
+namespace {
+
+using IntArray = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
+using FloatArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+using OverrideTuple = std::tuple<std::string, std::string, FloatArray>;
+
+ParamOverride::Target target_from(const std::string& t) {
+  if (t == "gpu") return ParamOverride::Target::GPU;
+  if (t == "scheme") return ParamOverride::Target::SCHEME;
+  if (t == "cost") return ParamOverride::Target::COST;
+  throw ConfigError("sweep: override target must be gpu, scheme or cost; got '" + t + "'");
+}
+
+py::dict result_dict(SweepResult&& res) {
+  py::dict d;
+  d["columns"] = res.columns;
+  d["metrics"] = py::cast(std::move(res.metrics));  // moved into NumPy, no copy
+  d["config_hash"] = to_numpy(std::move(res.config_hash));
+  d["status"] = to_numpy(std::move(res.status));
+  d["errors"] = res.errors;
+  return d;
+}
+
+class PySweep {
+ public:
+  PySweep(const std::vector<WorkloadTuple>& workloads, const std::vector<NamedValues>& gpus,
+          const std::vector<NamedValues>& schemes, const std::vector<CostTuple>& costs,
+          const IntArray& workload_of, const IntArray& gpu_of, const IntArray& scheme_of,
+          const IntArray& cost_of, const IntArray& replicate_of,
+          const std::vector<OverrideTuple>& overrides, std::uint64_t seed) {
+    for (const auto& w : workloads) spec_.workloads.push_back(make_workload(w));
+    for (const auto& g : gpus) spec_.gpus.push_back(make_gpu(g));
+    for (const auto& s : schemes) spec_.schemes.push_back(make_scheme(s));
+    for (const auto& c : costs) spec_.costs.push_back(make_cost(c));
+    spec_.workload_of = to_vector(workload_of);
+    spec_.gpu_of = to_vector(gpu_of);
+    spec_.scheme_of = to_vector(scheme_of);
+    spec_.cost_of = to_vector(cost_of);
+    spec_.replicate_of = to_vector(replicate_of);
+    for (const auto& [target, name, values] : overrides)
+      spec_.overrides.push_back(ParamOverride{target_from(target), name, to_vector(values)});
+    spec_.seed = seed;
+    spec_.check_shape();
+  }
+
+  std::size_t runs() const { return spec_.runs(); }
+
+  py::array_t<std::uint64_t> validate() const {
+    std::vector<std::uint64_t> hashes;
+    {
+      py::gil_scoped_release release;
+      hashes = validate_sweep(spec_);
+    }
+    return to_numpy(std::move(hashes));
+  }
+
+  py::dict run(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& runs,
+               int threads) const {
+    SweepOptions options{.threads = threads, .runs = {}};
+    options.runs.reserve(static_cast<std::size_t>(runs.size()));
+    for (const std::int64_t i : to_vector(runs)) {
+      if (i < 0) throw ConfigError("sweep: negative run index");
+      options.runs.push_back(static_cast<std::size_t>(i));
+    }
+    SweepResult res;
+    {
+      py::gil_scoped_release release;
+      res = run_sweep(spec_, options);
+    }
+    return result_dict(std::move(res));
+  }
+
+  py::dict run_single(std::size_t index, bool timeline) const {
+    SingleRun single;
+    {
+      py::gil_scoped_release release;
+      single = tbdse::run_single(spec_, index, timeline);
+    }
+    py::dict d = result_dict(std::move(single.row));
+    if (single.output.timeline) {
+      Timeline& t = *single.output.timeline;
+      py::dict tl;
+      tl["sm"] = to_numpy(std::move(t.sm));
+      tl["slot"] = to_numpy(std::move(t.slot));
+      tl["ready"] = to_numpy(std::move(t.ready));
+      tl["start"] = to_numpy(std::move(t.start));
+      tl["end"] = to_numpy(std::move(t.end));
+      d["timeline"] = tl;
+    } else {
+      d["timeline"] = py::none();
+    }
+    return d;
+  }
+
+ private:
+  SweepSpec spec_;
+};
+
+}  // namespace
+
+void register_sweep(py::module_& m) {
+  py::class_<PySweep>(m, "Sweep", "A flat list of run configurations ready to simulate.")
+      .def(py::init<const std::vector<WorkloadTuple>&, const std::vector<NamedValues>&,
+                    const std::vector<NamedValues>&, const std::vector<CostTuple>&,
+                    const IntArray&, const IntArray&, const IntArray&, const IntArray&,
+                    const IntArray&, const std::vector<OverrideTuple>&, std::uint64_t>(),
+           py::arg("workloads"), py::arg("gpus"), py::arg("schemes"), py::arg("costs"),
+           py::arg("workload_of"), py::arg("gpu_of"), py::arg("scheme_of"), py::arg("cost_of"),
+           py::arg("replicate_of"), py::arg("overrides"), py::arg("seed"))
+      .def_property_readonly("runs", &PySweep::runs)
+      .def("validate", &PySweep::validate,
+           "Resolve every run and create its scheme without simulating; ConfigError on the first "
+           "bad one.  Returns each run's configuration hash.")
+      .def("run", &PySweep::run, py::arg("runs"), py::arg("threads") = 0,
+           "Simulate the given runs in parallel, one result row each, in that order; failures "
+           "are reported per row.")
+      .def("run_single", &PySweep::run_single, py::arg("index"), py::arg("timeline") = false,
+           "Simulate one run; errors raise.");
+}
+
+}  // namespace tbdse::bindings

@@ -1,0 +1,73 @@
+// Shared declarations of the binding layer: one register function per area
+// (boost-histogram style), and helpers that move C++ buffers into NumPy.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/cost_model.hpp"
+#include "core/gpu.hpp"
+#include "core/scheme.hpp"
+#include "core/workload.hpp"
+
+namespace tbdse::bindings {
+
+namespace py = pybind11;
+
+void register_errors(py::module_& m);
+void register_config(py::module_& m);
+void register_graph(py::module_& m);
+void register_sweep(py::module_& m);
+
+using CycleArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+// How Python describes configurations (see tbdse/_plan.py):
+//   a kernel:    (name, threads, regs_per_thread, smem_bytes)
+//   a workload:  (name, TaskGraph, [kernel, ...])
+//   a GPU:       (name, {field: value})        a scheme: (name, {param: value})
+//   a cost model: (kind, {param: value}, per-kernel or per-task cycles or None)
+using KernelTuple = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t>;
+using WorkloadTuple = std::tuple<std::string, std::shared_ptr<TaskGraph>, std::vector<KernelTuple>>;
+using NamedValues = std::tuple<std::string, std::map<std::string, double>>;
+using CostTuple = std::tuple<std::string, std::map<std::string, double>, std::optional<CycleArray>>;
+
+// Validated conversions; ConfigError names the offending field.
+GpuConfig make_gpu(const NamedValues& spec);
+SchemeConfig make_scheme(const NamedValues& spec);
+CostModel make_cost(const CostTuple& spec);
+WorkloadPtr make_workload(const WorkloadTuple& spec);
+
+// A NumPy array that owns `values` (no copy): the vector moves to the heap and
+// a capsule deletes it when the array dies.
+template <class T>
+py::array_t<T> to_numpy(std::vector<T>&& values) {
+  auto* heap = new std::vector<T>(std::move(values));
+  py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({static_cast<py::ssize_t>(heap->size())}, {sizeof(T)}, heap->data(),
+                        owner);
+}
+
+// A read-only NumPy view of memory owned by `owner` (kept alive by the array).
+template <class T>
+py::array_t<T> view_numpy(std::span<const T> values, py::handle owner) {
+  py::array_t<T> a({static_cast<py::ssize_t>(values.size())}, {sizeof(T)}, values.data(), owner);
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
+
+// A 1-D array argument as a std::vector (any integer/float dtype is converted).
+template <class T>
+std::vector<T> to_vector(const py::array_t<T, py::array::c_style | py::array::forcecast>& a) {
+  if (a.ndim() != 1) throw py::value_error("expected a one-dimensional array");
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+}  // namespace tbdse::bindings

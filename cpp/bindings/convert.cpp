@@ -1,0 +1,43 @@
+// Python descriptions of configurations -> validated C++ structs.
+#include "bindings.hpp"
+#include "core/errors.hpp"
+#include "models/registry.hpp"
+
+namespace tbdse::bindings {
+
+GpuConfig make_gpu(const NamedValues& spec) {
+  const auto& [name, values] = spec;
+  GpuConfig g;
+  g.name = name;
+  const auto& table = GpuConfig::params();
+  const std::string owner = "GPU '" + name + "'";
+  for (const auto& [key, v] : values) table.set(g, find_param(table.infos(), key, owner), v, owner);
+  return g;
+}
+
+SchemeConfig make_scheme(const NamedValues& spec) {
+  const auto& [name, values] = spec;
+  const std::vector<std::pair<std::string, double>> pairs(values.begin(), values.end());
+  return make_scheme_config(name, pairs);
+}
+
+CostModel make_cost(const CostTuple& spec) {
+  const auto& [kind, params, values] = spec;
+  CostModel m = CostModel::make(CostModel::kind_from_name(kind));
+  for (const auto& [key, v] : params) m.set_param(key, v);
+  if (values) m.values = to_vector(*values);
+  return m;
+}
+
+WorkloadPtr make_workload(const WorkloadTuple& spec) {
+  const auto& [name, graph, kernels] = spec;
+  if (!graph) throw ConfigError("workload '" + name + "' has no task graph");
+  auto w = std::make_shared<Workload>();
+  w->name = name;
+  w->graph = graph;
+  for (const auto& [kname, threads, regs, smem] : kernels)
+    w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}});
+  return w;
+}
+
+}  // namespace tbdse::bindings

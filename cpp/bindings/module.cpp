@@ -1,0 +1,18 @@
+// tbdse._core: the compiled simulator.  Private to the tbdse package, whose
+// Python modules are the public API.
+#include "bindings.hpp"
+#include "models/registry.hpp"
+
+#ifndef TBDSE_VERSION
+#define TBDSE_VERSION "dev"
+#endif
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "tbdse simulation core (C++20): task graphs, GPU model, schemes, sweep runner";
+  m.attr("__version__") = TBDSE_VERSION;
+  tbdse::register_builtin_schemes();
+  tbdse::bindings::register_errors(m);
+  tbdse::bindings::register_config(m);
+  tbdse::bindings::register_graph(m);
+  tbdse::bindings::register_sweep(m);
+}

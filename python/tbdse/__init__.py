@@ -1,0 +1,51 @@
+"""tbdse: design-space exploration of GPU thread-block scheduling.
+
+>>> import tbdse as td
+>>> wl = td.workloads.wavefront(32, 32, cost=td.cost.lognormal(2000, 0.2))
+>>> r = td.simulate(wl, td.gpus.gtx480(), td.schemes.DataflowIdeal())
+>>> df = td.sweep(wl, "gtx480", ["global_barrier", "dataflow_ideal"],
+...               grid={"sms": [8, 15]}, baseline="global_barrier", replicates=3)
+
+Modules: :mod:`tbdse.gpus`, :mod:`tbdse.workloads`, :mod:`tbdse.cost`,
+:mod:`tbdse.schemes`, :mod:`tbdse.plot`, :mod:`tbdse.experiment`.
+"""
+
+from tbdse.errors import ConfigError, DeadlockError, SimulationError, SweepInterrupted, TbdseError
+from tbdse import _core  # noqa: I001 - after errors: the extension imports tbdse.errors
+
+from tbdse import cost, gpus, schemes, workloads
+from tbdse.gpus import Gpu
+from tbdse.schemes import Scheme
+from tbdse.sweep import Result, simulate, sweep
+from tbdse.workloads import Kernel, Workload
+
+__version__: str = _core.__version__
+
+__all__ = [
+    "ConfigError",
+    "DeadlockError",
+    "Gpu",
+    "Kernel",
+    "Result",
+    "Scheme",
+    "SimulationError",
+    "SweepInterrupted",
+    "TbdseError",
+    "Workload",
+    "__version__",
+    "cost",
+    "gpus",
+    "schemes",
+    "simulate",
+    "sweep",
+    "workloads",
+]
+
+
+def __getattr__(name: str) -> object:
+    # plot and experiment import matplotlib / YAML machinery: load them on first use.
+    if name in ("plot", "experiment"):
+        import importlib
+
+        return importlib.import_module(f"tbdse.{name}")
+    raise AttributeError(f"module 'tbdse' has no attribute {name!r}")

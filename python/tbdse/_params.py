@@ -1,0 +1,118 @@
+"""Python values <-> the encoded parameter values the compiled core uses.
+
+Every parameter crosses into C++ as a float: integers exactly, booleans as 0/1,
+a choice as its index, "unbounded" as +inf.  Range checks live in C++ (one
+source of truth); this module checks types and turns Python values into floats.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tbdse.errors import ConfigError
+
+ParamInfo = Mapping[str, Any]
+
+UNBOUNDED = "unbounded"
+
+
+def suggest(name: str, valid: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' for a near miss, else ''."""
+    match = difflib.get_close_matches(name, list(valid), n=1, cutoff=0.6)
+    return f" (did you mean '{match[0]}'?)" if match else ""
+
+
+def unknown_name(what: str, name: str, valid: Iterable[str]) -> ConfigError:
+    valid = sorted(valid)
+    return ConfigError(f"unknown {what} '{name}'{suggest(name, valid)}; valid: {', '.join(valid)}")
+
+
+def _is_int_like(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value) and value.is_integer()
+
+
+def _kind_words(info: ParamInfo) -> str:
+    words = {
+        "int": "an integer",
+        "float": "a number",
+        "bool": "true or false",
+        "choice": "one of " + ", ".join(repr(c) for c in info["choices"]),
+    }[info["kind"]]
+    if info["unbounded_ok"]:
+        words += " or 'unbounded'"
+    return words
+
+
+def encode(info: ParamInfo, value: Any, owner: str) -> float:
+    """The float the core expects for ``value``; ConfigError for a wrong type."""
+    kind = info["kind"]
+
+    def fail() -> ConfigError:
+        return ConfigError(
+            f"{owner} parameter '{info['name']}' must be {_kind_words(info)}; got {value!r}"
+        )
+
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()  # NumPy scalar
+    if value is None or (isinstance(value, str) and value.lower() == UNBOUNDED) or (
+        isinstance(value, float) and math.isinf(value) and value > 0
+    ):
+        if info["unbounded_ok"]:
+            return math.inf
+        raise fail()
+    if kind == "bool":
+        if isinstance(value, bool):
+            return 1.0 if value else 0.0
+        raise fail()
+    if kind == "choice":
+        if isinstance(value, str) and value in info["choices"]:
+            return float(info["choices"].index(value))
+        if isinstance(value, str):
+            raise ConfigError(
+                f"{owner} parameter '{info['name']}' must be {_kind_words(info)}; "
+                f"got {value!r}{suggest(value, info['choices'])}"
+            )
+        raise fail()
+    if kind == "int":
+        if _is_int_like(value):
+            return float(value)
+        raise fail()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    raise fail()
+
+
+def decode(info: ParamInfo, value: float) -> Any:
+    """The Python value of an encoded float (inverse of :func:`encode`)."""
+    if math.isnan(value):
+        return None
+    if math.isinf(value) and value > 0:
+        return UNBOUNDED
+    kind = info["kind"]
+    if kind == "int":
+        return int(value)
+    if kind == "bool":
+        return bool(value)
+    if kind == "choice":
+        return info["choices"][int(value)]
+    return float(value)
+
+
+def encode_all(
+    infos: Iterable[ParamInfo], values: Mapping[str, Any], owner: str
+) -> dict[str, float]:
+    """Encode a name->value mapping, rejecting names ``infos`` does not list."""
+    by_name = {info["name"]: info for info in infos}
+    out = {}
+    for name, value in values.items():
+        if name not in by_name:
+            raise unknown_name(f"{owner} parameter", name, by_name)
+        out[name] = encode(by_name[name], value, owner)
+    return out

@@ -1,0 +1,337 @@
+"""Expanding a sweep description into the flat run table the core simulates.
+
+A sweep is workloads x GPUs x schemes x points x replicates, where the points
+are the product of the ``grid`` axes with the element-wise ``zip`` axes.  Each
+axis key names a parameter of a scheme, the GPU, the workload generator or the
+cost model (``level_bound``, ``gpu.sms``, ``workload.rows``, ``cost.mean``).
+A scheme axis applies only to schemes that have that parameter; the others
+run once per remaining axis values instead of repeating identical runs.
+
+Everything is index arithmetic in NumPy: points are rows of value indices,
+so ten thousand configurations cost ten thousand array entries, not ten
+thousand Python objects.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tbdse import _core
+from tbdse._params import encode, suggest
+from tbdse.errors import ConfigError
+from tbdse.gpus import Gpu, field_info
+from tbdse.schemes import Scheme
+from tbdse.schemes import info as scheme_info
+from tbdse.workloads.base import GENERATORS, Workload
+
+TARGETS = ("scheme", "gpu", "workload", "cost")
+
+
+@dataclass(frozen=True)
+class AxisKey:
+    """A swept parameter: which part of the configuration and which name."""
+
+    target: str
+    name: str
+
+    @property
+    def column(self) -> str:
+        """Its column in result tables: bare for scheme parameters, else target.name."""
+        return self.name if self.target == "scheme" else f"{self.target}.{self.name}"
+
+
+def namespaces(schemes: Sequence[Scheme], workloads: Sequence[Workload]) -> dict[str, set[str]]:
+    """The parameter names each target offers to a sweep over these schemes and workloads."""
+    return {
+        "scheme": {p for s in schemes for p in s.params},
+        "gpu": {f["name"] for f in field_info()},
+        "workload": {p for w in workloads if w.generator for p in GENERATORS[w.generator].params},
+        "cost": {p for w in workloads for p in w.cost.params},
+    }
+
+
+def resolve_key(key: str, spaces: Mapping[str, set[str]]) -> AxisKey:
+    """``level_bound`` / ``gpu.sms`` / ... as an AxisKey; ConfigError when unknown or ambiguous."""
+    if not isinstance(key, str) or not key:
+        raise ConfigError(f"a sweep axis must be named by a parameter name; got {key!r}")
+    everything = sorted(
+        {n for names in spaces.values() for n in names}
+        | {f"{t}.{n}" for t, names in spaces.items() for n in names}
+    )
+    if "." in key:
+        target, name = key.split(".", 1)
+        if target not in TARGETS:
+            raise ConfigError(
+                f"sweep axis '{key}': '{target}' is not one of {', '.join(TARGETS)}"
+                f"{suggest(target, TARGETS)}"
+            )
+        if name not in spaces[target]:
+            valid = sorted(spaces[target]) or ["(none in this sweep)"]
+            raise ConfigError(
+                f"sweep axis '{key}': no {target} parameter '{name}'"
+                f"{suggest(name, spaces[target])}; {target} parameters: {', '.join(valid)}"
+            )
+        return AxisKey(target, name)
+    matches = [t for t in TARGETS if key in spaces[t]]
+    if not matches:
+        raise ConfigError(
+            f"unknown sweep parameter '{key}'{suggest(key, everything)}; "
+            f"valid: {', '.join(everything)}"
+        )
+    if len(matches) > 1:
+        raise ConfigError(
+            f"sweep parameter '{key}' is ambiguous; write one of "
+            f"{', '.join(f'{t}.{key}' for t in matches)}"
+        )
+    return AxisKey(matches[0], key)
+
+
+def _values(key: str, values: Any) -> list[Any]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray, range)):
+        raise ConfigError(f"sweep axis '{key}' needs a list of values; got {values!r}")
+    out = list(values)
+    if not out:
+        raise ConfigError(f"sweep axis '{key}' has no values")
+    return [v.item() if hasattr(v, "item") and not isinstance(v, str) else v for v in out]
+
+
+@dataclass
+class Axes:
+    """Swept keys with their value lists, and the points as rows of value indices."""
+
+    keys: list[AxisKey]
+    values: list[list[Any]]
+    points: np.ndarray  # (points, keys) int array of indices into values[k]
+
+    @classmethod
+    def build(
+        cls,
+        grid: Mapping[str, Any] | None,
+        zipped: Mapping[str, Any] | None,
+        spaces: Mapping[str, set[str]],
+    ) -> Axes:
+        grid, zipped = dict(grid or {}), dict(zipped or {})
+        keys: list[AxisKey] = []
+        values: list[list[Any]] = []
+        for raw, vals in itertools.chain(grid.items(), zipped.items()):
+            key = resolve_key(raw, spaces)
+            if key in keys:
+                raise ConfigError(f"sweep parameter '{key.column}' is given twice")
+            keys.append(key)
+            values.append(_values(raw, vals))
+        n_grid = len(grid)
+        zip_lengths = {len(v) for v in values[n_grid:]}
+        if len(zip_lengths) > 1:
+            detail = ", ".join(f"{k.column}: {len(v)}" for k, v in zip(keys[n_grid:], values[n_grid:]))
+            raise ConfigError(f"zipped axes must have equal lengths; got {detail}")
+        ranges = [range(len(v)) for v in values[:n_grid]]
+        if n_grid < len(keys):
+            ranges.append(range(zip_lengths.pop()))
+        rows = list(itertools.product(*ranges))
+        points = np.array(rows, dtype=np.int64).reshape(len(rows), len(ranges))
+        if n_grid < len(keys):  # the zip column drives every zipped key
+            points = np.hstack([points[:, :n_grid]] + [points[:, n_grid:]] * (len(keys) - n_grid))
+        return cls(keys, values, points)
+
+    def columns(self, target: str) -> list[int]:
+        return [j for j, k in enumerate(self.keys) if k.target == target]
+
+
+@dataclass
+class Plan:
+    """The flat run table of a sweep, ready for the core."""
+
+    workloads: list[Workload]  # unique (derived) workloads, one cost model each
+    gpus: list[Gpu]
+    schemes: list[Scheme]  # the sweep's schemes, then the baseline if it is not among them
+    axes: Axes
+    replicates: int
+    seed: int
+    workload_of: np.ndarray
+    gpu_of: np.ndarray
+    scheme_of: np.ndarray
+    point_of: np.ndarray
+    replicate_of: np.ndarray
+    main_runs: int  # runs [0, main_runs) are result rows; the rest only serve as baselines
+    baseline_of: np.ndarray | None = None  # per main run: the run giving its baseline
+    overrides: list[tuple[AxisKey, np.ndarray]] = field(default_factory=list)
+
+    @property
+    def runs(self) -> int:
+        return len(self.workload_of)
+
+    def weights(self) -> np.ndarray:
+        """Relative cost of each run (its task count), for chunk sizing."""
+        sizes = np.array([w.tasks + 10 for w in self.workloads], dtype=np.float64)
+        return sizes[self.workload_of]
+
+    def core(self) -> _core.Sweep:
+        i32 = np.int32
+        return _core.Sweep(
+            [w.core_tuple() for w in self.workloads],
+            [(g.name, g.encoded()) for g in self.gpus],
+            [(s.name, s.encoded()) for s in self.schemes],
+            [w.core_cost() for w in self.workloads],
+            self.workload_of.astype(i32),
+            self.gpu_of.astype(i32),
+            self.scheme_of.astype(i32),
+            self.workload_of.astype(i32),  # each derived workload carries its own cost model
+            self.replicate_of.astype(i32),
+            [(k.target, k.name, v) for k, v in self.overrides],
+            int(self.seed) & 0xFFFFFFFFFFFFFFFF,
+        )
+
+
+def _derived_workloads(
+    base: Workload, axes: Axes, table: list[Workload], index: dict[Any, int]
+) -> np.ndarray:
+    """Table index of the workload each point uses (the base, or regenerated with new params)."""
+    cols = axes.columns("workload")
+    cost_cols = axes.columns("cost")
+    if not cols:
+        made = [base]
+        inverse = np.zeros(len(axes.points), dtype=np.int64)
+    else:
+        uniq, inverse = np.unique(axes.points[:, cols], axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        made = []
+        for row in uniq:
+            changes = {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, row)}
+            made.append(base.with_params(**changes))
+    out = np.empty(len(made), dtype=np.int64)
+    for i, w in enumerate(made):
+        for j in cost_cols:
+            if axes.keys[j].name not in w.cost.params:
+                raise ConfigError(
+                    f"sweep axis '{axes.keys[j].column}' does not apply to workload '{w.name}', "
+                    f"whose cost model is {w.cost.describe()}"
+                )
+        key = w.key()
+        if key not in index:
+            index[key] = len(table)
+            table.append(w)
+        out[i] = index[key]
+    return out[inverse]
+
+
+def build_plan(
+    workloads: Sequence[Workload],
+    gpus: Sequence[Gpu],
+    schemes: Sequence[Scheme],
+    axes: Axes,
+    replicates: int,
+    seed: int,
+    baseline: Scheme | None,
+) -> Plan:
+    if isinstance(replicates, bool) or not isinstance(replicates, (int, np.integer)) or replicates < 1:
+        raise ConfigError(f"'replicates' must be a whole number >= 1; got {replicates!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ConfigError(f"'seed' must be a whole number >= 0; got {seed!r}")
+    table: list[Workload] = []
+    index: dict[Any, int] = {}
+    derived = [_derived_workloads(w, axes, table, index) for w in workloads]
+    scheme_cols = axes.columns("scheme")
+    other_cols = [j for j in range(len(axes.keys)) if j not in scheme_cols]
+    reps = np.arange(replicates, dtype=np.int64)
+
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("w", "g", "s", "p", "r")}
+    for wi in range(len(workloads)):
+        for gi in range(len(gpus)):
+            for si, s in enumerate(schemes):
+                cols = other_cols + [j for j in scheme_cols if axes.keys[j].name in s.params]
+                if len(cols) == len(axes.keys):
+                    chosen = np.arange(len(axes.points))
+                else:  # axes this scheme lacks collapse: first point of each distinct rest
+                    _, first = np.unique(axes.points[:, cols], axis=0, return_index=True)
+                    chosen = np.sort(first)
+                chosen = np.repeat(chosen, replicates)
+                parts["w"].append(derived[wi][chosen])
+                parts["g"].append(np.full(len(chosen), gi))
+                parts["s"].append(np.full(len(chosen), si))
+                parts["p"].append(chosen)
+                parts["r"].append(np.tile(reps, len(chosen) // replicates))
+    w_of, g_of, s_of, p_of, r_of = (np.concatenate(parts[k]) for k in ("w", "g", "s", "p", "r"))
+    plan_schemes = list(schemes)
+    plan = Plan(table, list(gpus), plan_schemes, axes, replicates, seed,
+                w_of, g_of, s_of, p_of, r_of, main_runs=len(w_of))
+    if baseline is not None:
+        _add_baseline(plan, baseline)
+    plan.overrides = _overrides(plan)
+    return plan
+
+
+def _add_baseline(plan: Plan, baseline: Scheme) -> None:
+    """Adds the baseline runs: one per distinct (workload, GPU, GPU/cost axis values, replicate)."""
+    axes = plan.axes
+    cols = axes.columns("gpu") + axes.columns("cost")
+    identity = np.column_stack(
+        [plan.workload_of, plan.gpu_of, plan.replicate_of, axes.points[plan.point_of][:, cols]]
+    ) if len(plan.point_of) else np.zeros((0, 3 + len(cols)), dtype=np.int64)
+    uniq, first, inverse = np.unique(identity, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    # A main run of the baseline scheme with no swept scheme parameter is itself the baseline.
+    try:
+        b_index = plan.schemes.index(baseline)
+    except ValueError:
+        b_index = -1
+    swept = {axes.keys[j].name for j in axes.columns("scheme")}
+    reuse = b_index >= 0 and not (swept & set(baseline.params))
+    source = np.full(len(uniq), -1, dtype=np.int64)
+    if reuse:
+        mine = np.nonzero(plan.scheme_of == b_index)[0]
+        source[inverse[mine]] = mine
+    missing = np.nonzero(source < 0)[0]
+    if len(missing):
+        if b_index < 0:
+            plan.schemes.append(baseline)
+            b_index = len(plan.schemes) - 1
+        rep = first[missing]
+        start = plan.runs
+        plan.workload_of = np.concatenate([plan.workload_of, plan.workload_of[rep]])
+        plan.gpu_of = np.concatenate([plan.gpu_of, plan.gpu_of[rep]])
+        plan.scheme_of = np.concatenate([plan.scheme_of, np.full(len(rep), b_index)])
+        plan.point_of = np.concatenate([plan.point_of, plan.point_of[rep]])
+        plan.replicate_of = np.concatenate([plan.replicate_of, plan.replicate_of[rep]])
+        source[missing] = np.arange(start, start + len(rep))
+    plan.baseline_of = source[inverse]
+
+
+def _overrides(plan: Plan) -> list[tuple[AxisKey, np.ndarray]]:
+    """Per-run encoded values of each scheme, GPU and cost axis (NaN = not applicable)."""
+    axes = plan.axes
+    out = []
+    gpu_infos = {f["name"]: f for f in field_info()}
+    is_main = np.arange(plan.runs) < plan.main_runs
+    for j, key in enumerate(axes.keys):
+        if key.target == "workload":
+            continue
+        column = np.full(plan.runs, np.nan)
+        value_index = axes.points[plan.point_of, j]
+        if key.target == "gpu":
+            enc = np.array([encode(gpu_infos[key.name], v, "GPU") for v in axes.values[j]])
+            column = enc[value_index]
+        elif key.target == "cost":
+            enc = np.array([_cost_value(key, v) for v in axes.values[j]])
+            column = enc[value_index]
+        else:
+            for si, s in enumerate(plan.schemes):
+                infos = {p["name"]: p for p in scheme_info(s.name)["params"]}
+                if key.name not in infos:
+                    continue
+                owner = f"scheme '{s.name}'"
+                enc = np.array([encode(infos[key.name], v, owner) for v in axes.values[j]])
+                mask = (plan.scheme_of == si) & is_main
+                column[mask] = enc[value_index[mask]]
+        out.append((key, column))
+    return out
+
+
+def _cost_value(key: AxisKey, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"sweep axis '{key.column}' needs numbers; got {value!r}")
+    return float(value)

@@ -1,0 +1,159 @@
+"""GPU descriptions: presets with vendor figures, every field overridable.
+
+>>> import tbdse as td
+>>> gpu = td.gpus.gtx480(host_launch_us=20)
+>>> gpu.sms, gpu.clock_mhz
+(15, 700.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import pandas as pd
+
+from tbdse import _core
+from tbdse._params import encode, unknown_name
+from tbdse.errors import ConfigError
+
+__all__ = [
+    "Gpu",
+    "custom",
+    "field_info",
+    "gtx480",
+    "h100",
+    "h200",
+    "list_presets",
+    "p100",
+    "preset",
+    "preset_names",
+    "titanx_pascal",
+]
+
+
+@cache
+def field_info() -> tuple[Mapping[str, Any], ...]:
+    """Description of every GPU field: name, kind, unit, doc, default."""
+    return tuple(_core.gpu_params())
+
+
+def field_names() -> list[str]:
+    return [f["name"] for f in field_info()]
+
+
+def preset_names() -> list[str]:
+    return list(_core.gpu_preset_names())
+
+
+class Gpu:
+    """An immutable GPU description: a name and a value for every field.
+
+    Fields read as attributes (``gpu.sms``); :meth:`replace` makes a modified copy.
+    """
+
+    __slots__ = ("_encoded", "_values", "name")
+
+    def __init__(self, name: str, values: Mapping[str, Any]) -> None:
+        infos = {f["name"]: f for f in field_info()}
+        full = {f["name"]: f["default"] for f in field_info()}
+        for key, value in values.items():
+            if key not in infos:
+                raise unknown_name("GPU field", key, infos)
+            full[key] = value
+        owner = f"GPU '{name}'"
+        encoded = {key: encode(infos[key], value, owner) for key, value in full.items()}
+        _core.check_gpu(name, encoded)  # range checks live in C++
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "_values", dict(full))
+        object.__setattr__(self, "_encoded", encoded)
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._values[key]
+        except KeyError:
+            raise AttributeError(f"GPU has no field '{key}'") from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("Gpu is immutable; use gpu.replace(...)")
+
+    def replace(self, name: str | None = None, **fields: Any) -> Gpu:
+        """A copy with some fields changed."""
+        return Gpu(name or self.name, {**self._values, **fields})
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    def encoded(self) -> dict[str, float]:
+        return dict(self._encoded)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Gpu) and (self.name, self._values) == (other.name, other._values)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self._values.items()))))
+
+    def __repr__(self) -> str:
+        base = _core.gpu_preset(self.name) if self.name in preset_names() else None
+        changed = {k: v for k, v in self._values.items() if base is None or base[k] != v}
+        args = ", ".join(f"{k}={v!r}" for k, v in changed.items())
+        return f"Gpu({self.name!r}{', ' if args else ''}{args})"
+
+
+def preset(name: str, **overrides: Any) -> Gpu:
+    """A preset by name, with optional field overrides."""
+    if name not in preset_names():
+        raise unknown_name("GPU preset", name, preset_names())
+    return Gpu(name, {**_core.gpu_preset(name), **overrides})
+
+
+def custom(name: str = "custom", **fields: Any) -> Gpu:
+    """A GPU from explicit fields; unspecified fields take the GTX480-like defaults."""
+    return Gpu(name, fields)
+
+
+def gtx480(**overrides: Any) -> Gpu:
+    """NVIDIA GTX480 (Fermi) as in GPGPU-Sim: 15 SMs x 8 TBs, 700 MHz, 30 us host launch."""
+    return preset("gtx480", **overrides)
+
+
+def titanx_pascal(**overrides: Any) -> Gpu:
+    """NVIDIA Titan X (Pascal): 28 SMs x 32 TBs, 1417 MHz, 5 us launch, 3 us CDP launch."""
+    return preset("titanx_pascal", **overrides)
+
+
+def p100(**overrides: Any) -> Gpu:
+    """NVIDIA P100: 56 SMs x 32 TBs, 1328 MHz."""
+    return preset("p100", **overrides)
+
+
+def h100(**overrides: Any) -> Gpu:
+    """NVIDIA H100 SXM: 132 SMs x 32 TBs, 1980 MHz."""
+    return preset("h100", **overrides)
+
+
+def h200(**overrides: Any) -> Gpu:
+    """NVIDIA H200: 132 SMs x 32 TBs, 1980 MHz."""
+    return preset("h200", **overrides)
+
+
+def list_presets() -> pd.DataFrame:
+    """Every preset with every field, one row per preset."""
+    rows = [{"preset": name, **_core.gpu_preset(name)} for name in preset_names()]
+    return pd.DataFrame(rows).set_index("preset")
+
+
+def as_gpu(value: Gpu | str | Mapping[str, Any]) -> Gpu:
+    """Accepts a Gpu, a preset name, or a mapping with 'preset' and overrides."""
+    if isinstance(value, Gpu):
+        return value
+    if isinstance(value, str):
+        return preset(value)
+    if isinstance(value, Mapping):
+        fields = dict(value)
+        name = fields.pop("preset", None)
+        label = fields.pop("name", None)
+        gpu = preset(name, **fields) if name else custom(label or "custom", **fields)
+        return gpu.replace(name=label) if label and name else gpu
+    raise ConfigError(f"a GPU must be a preset name, a tbdse Gpu or a mapping; got {value!r}")

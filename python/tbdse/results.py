@@ -1,0 +1,180 @@
+"""Result tables: one tidy row per run, with every parameter, every metric,
+seed, configuration hash and package version.
+
+Column naming: scheme parameters by their bare name (``level_bound``); GPU
+fields, workload and cost-model parameters qualified (``gpu.sms``,
+``workload.rows``, ``cost.mean``); metrics by name (``makespan_us``).
+:func:`column` resolves a bare name to its qualified column, as sweeps do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tbdse import _core
+from tbdse._params import suggest
+from tbdse._plan import Plan
+from tbdse.errors import ConfigError
+from tbdse.gpus import field_info
+
+__all__ = ["column", "metric_info", "units"]
+
+STATUS_NAMES = {0: "ok", 1: "config_error", 2: "deadlock", 3: "simulation_error"}
+
+
+@cache
+def metric_info() -> dict[str, dict[str, str]]:
+    """Every metric any run can report (common and scheme-specific): unit and meaning."""
+    out = {m["name"]: dict(m) for m in _core.common_metrics()}
+    for name in _core.scheme_names():
+        for s in _core.scheme_info(name)["stats"]:
+            out.setdefault(s["name"], dict(s))
+    out["speedup"] = {"name": "speedup", "unit": "x", "doc": "baseline makespan / makespan"}
+    out["baseline_makespan_cycles"] = {
+        "name": "baseline_makespan_cycles",
+        "unit": "cycles",
+        "doc": "makespan of the baseline scheme in the same configuration",
+    }
+    return out
+
+
+@cache
+def units() -> dict[str, str]:
+    """Unit of every known column (metrics, GPU fields, scheme parameters)."""
+    out = {name: m["unit"] for name, m in metric_info().items()}
+    out.update({f"gpu.{f['name']}": f["unit"] for f in field_info()})
+    for name in _core.scheme_names():
+        for p in _core.scheme_info(name)["params"]:
+            out.setdefault(p["name"], p["unit"])
+    out.update({"workload.tasks": "tasks", "workload.edges": "edges", "workload.levels": "levels"})
+    return {k: v for k, v in out.items() if v}
+
+
+def column(df: pd.DataFrame, name: str) -> str:
+    """The column ``name`` refers to: itself, or gpu./workload./cost. + name when unique."""
+    if name in df.columns:
+        return name
+    matches = [f"{t}.{name}" for t in ("gpu", "workload", "cost") if f"{t}.{name}" in df.columns]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise ConfigError(f"column '{name}' is ambiguous; write one of {', '.join(matches)}")
+    raise ConfigError(
+        f"no column '{name}' in the results{suggest(name, map(str, df.columns))}; "
+        f"columns: {', '.join(map(str, df.columns))}"
+    )
+
+
+def _param_columns(plan: Plan, rows: np.ndarray) -> dict[str, Any]:
+    """Scheme parameters (effective values), NaN/None where a scheme lacks one."""
+    axes = plan.axes
+    swept = {axes.keys[j].name: j for j in axes.columns("scheme")}
+    names: list[str] = []
+    for s in plan.schemes:
+        names += [p for p in s.params if p not in names]
+    out: dict[str, Any] = {}
+    scheme_of = plan.scheme_of[rows]
+    for name in names:
+        col = np.full(len(rows), None, dtype=object)
+        for si, s in enumerate(plan.schemes):
+            if name not in s.params:
+                continue
+            mask = scheme_of == si
+            if name in swept:
+                j = swept[name]
+                vals = np.array(axes.values[j] + [None], dtype=object)
+                col[mask] = vals[axes.points[plan.point_of[rows[mask]], j]]
+            else:
+                col[mask] = s.params[name]
+        out[name] = pd.Series(col).infer_objects().to_numpy()
+    return out
+
+
+def _gpu_columns(plan: Plan, rows: np.ndarray, overrides: Mapping[str, np.ndarray]) -> dict[str, Any]:
+    """Every GPU field's effective value (all GPU fields are numbers)."""
+    out = {}
+    for f in field_info():
+        name = f["name"]
+        values = np.array([g.to_dict()[name] for g in plan.gpus], dtype=np.float64)[plan.gpu_of[rows]]
+        if name in overrides:
+            swept = overrides[name][rows]
+            values = np.where(np.isnan(swept), values, swept)
+        out[f"gpu.{name}"] = values.astype(np.int64) if f["kind"] == "int" else values
+    return out
+
+
+def _workload_columns(plan: Plan, rows: np.ndarray, cost_overrides: Mapping[str, np.ndarray]) -> dict[str, Any]:
+    tables = plan.workloads
+    w_of = plan.workload_of[rows]
+    out: dict[str, Any] = {"workload": np.array([w.name for w in tables], dtype=object)[w_of]}
+    params: list[str] = []
+    for w in tables:
+        params += [p for p in w.params if p not in params]
+    for p in params:
+        vals = np.array([w.params.get(p) for w in tables], dtype=object)[w_of]
+        out[f"workload.{p}"] = pd.Series(vals).infer_objects().to_numpy()
+    for attr in ("tasks", "edges", "levels"):
+        out[f"workload.{attr}"] = np.array([getattr(w, attr) for w in tables], dtype=np.int64)[w_of]
+    out["cost.model"] = np.array([w.cost.kind for w in tables], dtype=object)[w_of]
+    cost_params: list[str] = []
+    for w in tables:
+        cost_params += [p for p in w.cost.params if p not in cost_params]
+    for p in cost_params:
+        vals = np.array([w.cost.params.get(p, np.nan) for w in tables], dtype=np.float64)[w_of]
+        if p in cost_overrides:
+            swept = cost_overrides[p][rows]
+            vals = np.where(np.isnan(swept), vals, swept)
+        out[f"cost.{p}"] = vals
+    return out
+
+
+def build_frame(
+    plan: Plan,
+    columns: Sequence[str],
+    metrics: np.ndarray,
+    hashes: np.ndarray,
+    status: np.ndarray,
+    errors: Sequence[str],
+    done: np.ndarray,
+    record_errors: bool,
+) -> pd.DataFrame:
+    """The result DataFrame of the main runs that finished (``done``)."""
+    import tbdse
+
+    rows = np.nonzero(done[: plan.main_runs])[0]
+    cost_overrides = {k.name: v for k, v in plan.overrides if k.target == "cost"}
+    gpu_overrides = {k.name: v for k, v in plan.overrides if k.target == "gpu"}
+    data: dict[str, Any] = {
+        "scheme": np.array([s.name for s in plan.schemes], dtype=object)[plan.scheme_of[rows]],
+        "label": np.array([s.label() for s in plan.schemes], dtype=object)[plan.scheme_of[rows]],
+    }
+    data.update(_workload_columns(plan, rows, cost_overrides))
+    data["gpu"] = np.array([g.name for g in plan.gpus], dtype=object)[plan.gpu_of[rows]]
+    data.update(_param_columns(plan, rows))
+    data.update(_gpu_columns(plan, rows, gpu_overrides))
+    data["replicate"] = plan.replicate_of[rows].astype(np.int64)
+    data["seed"] = np.full(len(rows), plan.seed, dtype=np.int64)
+    for c, name in enumerate(columns):
+        values = metrics[rows, c]
+        if name.endswith("_cycles") or name in ("events",):
+            if not np.isnan(values).any():
+                values = values.astype(np.int64)
+        data[name] = values
+    if plan.baseline_of is not None:
+        base = metrics[plan.baseline_of[rows], list(columns).index("makespan_cycles")]
+        base = np.where(done[plan.baseline_of[rows]], base, np.nan)
+        data["baseline_makespan_cycles"] = base
+        mine = metrics[rows, list(columns).index("makespan_cycles")]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            data["speedup"] = base / mine
+    if record_errors:
+        data["status"] = np.array([STATUS_NAMES[int(s)] for s in status[rows]], dtype=object)
+        data["error"] = np.array([errors[i] for i in rows], dtype=object)
+    data["config_hash"] = np.array([f"{int(h):016x}" for h in hashes[rows]], dtype=object)
+    data["tbdse_version"] = tbdse.__version__
+    return pd.DataFrame(data)

@@ -1,0 +1,152 @@
+"""Scheduling schemes, created by name from the compiled registry.
+
+>>> import tbdse as td
+>>> td.schemes.Scheme("dataflow_ideal", policy="fifo")
+Scheme('dataflow_ideal', policy='fifo')
+
+Each scheme documents its parameters (meaning, unit, default, paper section);
+:func:`list_schemes` shows them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from tbdse import _core
+from tbdse._params import encode_all, unknown_name
+from tbdse.errors import ConfigError
+
+__all__ = [
+    "Cdp",
+    "DataflowIdeal",
+    "DepLinks",
+    "GlobalBarrier",
+    "Scheme",
+    "info",
+    "list_schemes",
+    "names",
+]
+
+
+def names() -> list[str]:
+    return list(_core.scheme_names())
+
+
+@cache
+def info(name: str) -> dict[str, Any]:
+    """Summary, paper reference, parameters and statistics of a scheme."""
+    if name not in names():
+        raise unknown_name("scheme", name, names())
+    return dict(_core.scheme_info(name))
+
+
+class Scheme:
+    """A scheme name with parameter values (defaults for those not given)."""
+
+    scheme_name: ClassVar[str | None] = None
+
+    def __init__(self, name: str | None = None, /, **params: Any) -> None:
+        name = name or self.scheme_name
+        if name is None:
+            raise ConfigError("a scheme needs a name")
+        meta = info(name)
+        encoded = encode_all(meta["params"], params, f"scheme '{name}'")
+        _core.check_scheme(name, encoded)
+        values = {p["name"]: p["default"] for p in meta["params"]}
+        values.update(params)
+        self.name: str = name
+        self.params: dict[str, Any] = values
+        self._given = dict(params)
+
+    def replace(self, **params: Any) -> Scheme:
+        return Scheme(self.name, **{**self._given, **params})
+
+    def param_info(self) -> list[Mapping[str, Any]]:
+        return list(info(self.name)["params"])
+
+    def encoded(self) -> dict[str, float]:
+        return encode_all(info(self.name)["params"], self.params, f"scheme '{self.name}'")
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.name, tuple(sorted(self.params.items())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Scheme) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self._given.items())
+        return f"Scheme({self.name!r}{args})"
+
+    def label(self) -> str:
+        """Short label for tables and legends: the name plus non-default parameters."""
+        defaults = {p["name"]: p["default"] for p in info(self.name)["params"]}
+        changed = [f"{k}={v}" for k, v in self.params.items() if defaults[k] != v]
+        return self.name + (f"({', '.join(changed)})" if changed else "")
+
+
+class GlobalBarrier(Scheme):
+    """One host kernel launch per launch group (Wireframe Code Block 1)."""
+
+    scheme_name = "global_barrier"
+
+
+class Cdp(Scheme):
+    """Nested CUDA dynamic parallelism: a device launch per launch group."""
+
+    scheme_name = "cdp"
+
+
+class DepLinks(Scheme):
+    """One launch; barriers between groups as dependency edges (Wireframe Fig. 2)."""
+
+    scheme_name = "deplinks"
+
+
+class DataflowIdeal(Scheme):
+    """One launch, fine-grain dependencies, unlimited scheduler buffers."""
+
+    scheme_name = "dataflow_ideal"
+
+
+def as_scheme(value: Scheme | str | Mapping[str, Any]) -> Scheme:
+    """Accepts a Scheme, a scheme name, or a mapping {'name': ..., param: value}."""
+    if isinstance(value, Scheme):
+        return value
+    if isinstance(value, str):
+        return Scheme(value)
+    if isinstance(value, Mapping):
+        spec = dict(value)
+        name = spec.pop("name", None)
+        if name is None:
+            raise ConfigError(f"a scheme mapping needs 'name' (one of {', '.join(names())})")
+        return Scheme(str(name), **spec)
+    raise ConfigError(f"a scheme must be a name, a tbdse Scheme or a mapping; got {value!r}")
+
+
+def list_schemes() -> pd.DataFrame:
+    """One row per scheme parameter (schemes without parameters get one row)."""
+    rows = []
+    for name in names():
+        meta = info(name)
+        params = meta["params"] or [None]
+        for p in params:
+            rows.append(
+                {
+                    "scheme": name,
+                    "summary": meta["summary"],
+                    "param": p["name"] if p else None,
+                    "default": p["default"] if p else None,
+                    "unit": p["unit"] if p else None,
+                    "choices": ", ".join(p["choices"]) if p else None,
+                    "doc": p["doc"] if p else None,
+                    "paper_ref": (p["paper_ref"] if p else None) or meta["paper_ref"],
+                }
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,365 @@
+"""Running simulations: :func:`simulate` for one, :func:`sweep` for thousands.
+
+A sweep is validated completely before anything runs, then simulated in
+chunks by the compiled core (TBB on all cores, GIL released).  Chunks are
+sized to take about a quarter of a second, so Ctrl-C stops a sweep promptly:
+the finished rows come back on the :class:`~tbdse.errors.SweepInterrupted`
+exception.  With ``checkpoint=DIR`` every finished chunk is also written to
+disk, keyed by configuration hash and replicate, and a rerun with the same
+directory simulates only what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tbdse import _core
+from tbdse._plan import Axes, Plan, build_plan, namespaces
+from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
+from tbdse.gpus import Gpu, as_gpu
+from tbdse.results import build_frame
+from tbdse.schemes import Scheme, as_scheme
+from tbdse.workloads.base import Workload
+
+__all__ = ["Result", "simulate", "sweep"]
+
+WorkloadArg = Workload | Sequence[Workload]
+GpuArg = Gpu | str | Mapping[str, Any] | Sequence[Gpu | str | Mapping[str, Any]]
+SchemeArg = Scheme | str | Mapping[str, Any] | Sequence[Scheme | str | Mapping[str, Any]]
+
+CHUNK_SECONDS = 0.25  # target duration of one chunk: bounds how late Ctrl-C is honoured
+PROGRESS_AFTER = 1.0  # show a progress bar for sweeps expected to take longer than this
+
+
+def _listify(value: Any, kinds: tuple[type, ...]) -> list[Any]:
+    if isinstance(value, (str, Mapping, *kinds)):
+        return [value]
+    if isinstance(value, Sequence):
+        return list(value)
+    return [value]
+
+
+def _normalise(
+    workload: WorkloadArg, gpu: GpuArg, scheme: SchemeArg
+) -> tuple[list[Workload], list[Gpu], list[Scheme]]:
+    workloads = _listify(workload, (Workload,))
+    for w in workloads:
+        if not isinstance(w, Workload):
+            raise ConfigError(f"a workload must be a tbdse Workload; got {w!r}")
+    gpus = [as_gpu(g) for g in _listify(gpu, (Gpu,))]
+    schemes = [as_scheme(s) for s in _listify(scheme, (Scheme,))]
+    for what, items in (("workload", workloads), ("GPU", gpus), ("scheme", schemes)):
+        if not items:
+            raise ConfigError(f"a sweep needs at least one {what}")
+    names = [w.name for w in workloads]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"workload names must be distinct within a sweep; got {names}")
+    return workloads, gpus, schemes
+
+
+def _raise_run_error(core: _core.Sweep, run: int, message: str) -> None:
+    """Re-runs a failed run alone so that it raises its own, complete exception."""
+    core.run_single(run, False)
+    raise SimulationError(message)  # not reached: a failed run fails again
+
+
+class _Checkpoint:
+    """Finished runs on disk: one parquet file per chunk plus meta.json."""
+
+    def __init__(self, directory: str | Path, seed: int, columns_hint: Sequence[str] | None = None) -> None:
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        meta = self.dir / "meta.json"
+        if meta.exists():
+            stored = json.loads(meta.read_text())
+            if stored.get("seed") != seed:
+                raise ConfigError(
+                    f"checkpoint {self.dir} was written by a sweep with seed {stored.get('seed')}, "
+                    f"not {seed}; use another directory"
+                )
+        else:
+            meta.write_text(json.dumps({"seed": seed}))
+        self.count = len(list(self.dir.glob("chunk-*.parquet")))
+
+    def load(self) -> pd.DataFrame | None:
+        files = sorted(self.dir.glob("chunk-*.parquet"))
+        return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True) if files else None
+
+    def write(self, keys: np.ndarray, replicates: np.ndarray, res: Mapping[str, Any]) -> None:
+        frame = pd.DataFrame(res["metrics"], columns=res["columns"])
+        frame.insert(0, "_hash", keys.view(np.int64))
+        frame.insert(1, "_replicate", replicates)
+        frame["_status"] = res["status"]
+        frame["_error"] = res["errors"]
+        self.count += 1
+        tmp = self.dir / f".chunk-{self.count:06d}.tmp"
+        frame.to_parquet(tmp, index=False)
+        tmp.rename(self.dir / f"chunk-{self.count:06d}.parquet")  # atomic: never half a chunk
+
+
+class _Runner:
+    """Simulates a plan's runs in adaptive chunks and collects their rows."""
+
+    def __init__(self, plan: Plan, threads: int | None, progress: bool | None,
+                 on_error: str, checkpoint: str | Path | None) -> None:
+        if on_error not in ("raise", "record"):
+            raise ConfigError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+            raise ConfigError(f"threads must be a whole number >= 1 or None; got {threads!r}")
+        self.plan = plan
+        self.threads = threads or 0
+        self.progress = progress
+        self.on_error = on_error
+        self.core = plan.core()
+        self.hashes = self.core.validate()  # every ConfigError before anything runs
+        n = plan.runs
+        self.columns: list[str] | None = None
+        self.metrics: np.ndarray | None = None
+        self.status = np.zeros(n, dtype=np.int8)
+        self.errors = [""] * n
+        self.done = np.zeros(n, dtype=bool)
+        self.checkpoint = _Checkpoint(checkpoint, plan.seed) if checkpoint is not None else None
+        if self.checkpoint is not None:
+            self._restore(self.checkpoint.load())
+
+    def _store(self, runs: np.ndarray, columns: list[str], metrics: np.ndarray,
+               status: np.ndarray, errors: Sequence[str]) -> None:
+        if self.columns is None:
+            self.columns = list(columns)
+            self.metrics = np.full((self.plan.runs, len(columns)), np.nan)
+        assert self.metrics is not None
+        if list(columns) != self.columns:
+            raise SimulationError("internal: result columns changed between chunks")
+        self.metrics[runs] = metrics
+        self.status[runs] = status
+        for i, e in zip(runs, errors):
+            self.errors[i] = e
+        self.done[runs] = True
+
+    def _restore(self, stored: pd.DataFrame | None) -> None:
+        if stored is None or stored.empty:
+            return
+        key = {(int(h), int(r)): i for i, (h, r) in
+               enumerate(zip(self.hashes.view(np.int64), self.plan.replicate_of))}
+        columns = [c for c in stored.columns if not c.startswith("_")]
+        found = [key.get((int(h), int(r)), -1) for h, r in zip(stored["_hash"], stored["_replicate"])]
+        mask = np.array(found) >= 0
+        if not mask.any():
+            return
+        self._store(np.array(found)[mask], columns, stored.loc[mask, columns].to_numpy(np.float64),
+                    stored.loc[mask, "_status"].to_numpy(np.int8),
+                    stored.loc[mask, "_error"].tolist())
+
+    def run(self) -> None:
+        todo = np.nonzero(~self.done)[0]
+        weights = self.plan.weights()[todo]
+        budget = 2e5  # task-weight of the first chunk; adapted to CHUNK_SECONDS after it
+        start = time.perf_counter()
+        bar = None
+        pos = 0
+        try:
+            while pos < len(todo):
+                cum = np.cumsum(weights[pos:])
+                take = max(1, int(np.searchsorted(cum, budget, side="right")))
+                chunk = todo[pos : pos + take]
+                t0 = time.perf_counter()
+                res = self.core.run(chunk, self.threads)
+                self._store(chunk, res["columns"], res["metrics"], res["status"], res["errors"])
+                if self.checkpoint is not None:
+                    self.checkpoint.write(self.hashes[chunk], self.plan.replicate_of[chunk], res)
+                pos += take
+                elapsed = max(time.perf_counter() - t0, 1e-4)
+                budget = max(1.0, float(cum[take - 1]) / elapsed * CHUNK_SECONDS)
+                self._check_errors(chunk, res["status"])
+                bar = self._update_progress(bar, pos, len(todo), start, cum, take)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def _check_errors(self, chunk: np.ndarray, status: np.ndarray) -> None:
+        if self.on_error == "raise" and status.any():
+            first = int(chunk[np.nonzero(status)[0][0]])
+            _raise_run_error(self.core, first, self.errors[first])
+
+    def _update_progress(self, bar: Any, pos: int, total: int, start: float,
+                         cum: np.ndarray, take: int) -> Any:
+        if self.progress is False:
+            return None
+        elapsed = time.perf_counter() - start
+        if bar is None:
+            rate = float(cum[take - 1]) / max(elapsed, 1e-6)
+            remaining = float(self.plan.weights()[~self.done].sum()) / max(rate, 1e-9)
+            if not self.progress and elapsed + remaining < PROGRESS_AFTER:
+                return None
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit="run", desc="tbdse sweep", initial=0, leave=False)
+        bar.update(pos - bar.n)
+        return bar
+
+    def frame(self) -> pd.DataFrame:
+        if self.columns is None:  # nothing ran
+            res = self.core.run(np.zeros(0, dtype=np.int64), 1)
+            self.columns = list(res["columns"])
+            self.metrics = np.full((self.plan.runs, len(self.columns)), np.nan)
+        assert self.metrics is not None
+        return build_frame(self.plan, self.columns, self.metrics, self.hashes, self.status,
+                           self.errors, self.done, self.on_error == "record")
+
+
+def sweep(
+    workload: WorkloadArg,
+    gpu: GpuArg,
+    scheme: SchemeArg,
+    *,
+    grid: Mapping[str, Sequence[Any]] | None = None,
+    zip: Mapping[str, Sequence[Any]] | None = None,  # noqa: A002 - the natural name
+    baseline: Scheme | str | Mapping[str, Any] | None = None,
+    replicates: int = 1,
+    seed: int = 0,
+    threads: int | None = None,
+    progress: bool | None = None,
+    on_error: str = "raise",
+    checkpoint: str | Path | None = None,
+) -> pd.DataFrame:
+    """Simulate every combination and return one tidy row per run.
+
+    Args:
+        workload: one workload or a list.
+        gpu: a GPU (``td.gpus.gtx480()``), a preset name, or a list of them.
+        scheme: a scheme (``td.schemes.Scheme("cdp")``), a name, or a list.
+        grid: parameter -> values, combined as a product.  Keys name scheme
+            parameters (``level_bound``), GPU fields (``gpu.sms`` or ``sms``),
+            workload-generator parameters (``workload.rows``) or cost-model
+            parameters (``cost.mean``); bare names are accepted when unique.
+        zip: parameter -> values of equal length, varied together.
+        baseline: a scheme run in the same configuration (same workload, GPU,
+            GPU/cost axis values and replicate) to add ``speedup`` =
+            baseline makespan / makespan.
+        replicates: runs per configuration with different random draws.
+        seed: sweep seed; with the configuration and replicate it keys every draw.
+        threads: worker threads (default: all cores).
+        progress: show a progress bar (default: when the sweep takes over a second).
+        on_error: 'raise' (default) or 'record' failed runs in ``status``/``error`` columns.
+        checkpoint: a directory to write finished chunks to and resume from.
+
+    Raises:
+        ConfigError: bad input, before anything runs.
+        DeadlockError: a run cannot finish (with ``on_error='raise'``).
+        SweepInterrupted: Ctrl-C; ``.results`` holds the finished rows.
+    """
+    workloads, gpus, schemes = _normalise(workload, gpu, scheme)
+    base = as_scheme(baseline) if baseline is not None else None
+    axes = Axes.build(grid, zip, namespaces(schemes, workloads))
+    plan = build_plan(workloads, gpus, schemes, axes, replicates, seed, base)
+    runner = _Runner(plan, threads, progress, on_error, checkpoint)
+    try:
+        runner.run()
+    except KeyboardInterrupt:
+        raise SweepInterrupted(
+            runner.frame(), f"sweep interrupted: {int(runner.done[: plan.main_runs].sum())} of "
+            f"{plan.main_runs} runs finished (see .results)"
+        ) from None
+    return runner.frame()
+
+
+class Result:
+    """One simulation: its metrics, its configuration and, on request, its timeline."""
+
+    def __init__(self, row: pd.Series, timeline: Mapping[str, np.ndarray] | None,
+                 workload: Workload, gpu: Gpu, scheme: Scheme) -> None:
+        self.row = row
+        self.workload, self.gpu, self.scheme = workload, gpu, scheme
+        self._timeline = timeline
+
+    @property
+    def makespan_cycles(self) -> int:
+        return int(self.row["makespan_cycles"])
+
+    @property
+    def makespan_us(self) -> float:
+        return float(self.row["makespan_us"])
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        """Every metric the run reported (common and scheme-specific)."""
+        names = [str(c) for c in self.row.index]
+        first = names.index("makespan_cycles")
+        last = names.index("config_hash")
+        return {n: self.row[n] for n in names[first:last] if pd.notna(self.row[n])}
+
+    @property
+    def stats(self) -> dict[str, float]:
+        """The scheme's own statistics."""
+        from tbdse.schemes import info
+
+        return {s["name"]: float(self.row[s["name"]]) for s in info(self.scheme.name)["stats"]}
+
+    @property
+    def config_hash(self) -> str:
+        return str(self.row["config_hash"])
+
+    def timeline(self) -> pd.DataFrame:
+        """One row per task: kernel, level, SM, slot and ready/start/end cycles, by start time."""
+        if self._timeline is None:
+            raise ConfigError("this result has no timeline; simulate(..., timeline=True) records one")
+        t = self._timeline
+        graph = self.workload.graph
+        kernel_names = np.array([k.name for k in self.workload.kernels], dtype=object)
+        frame = pd.DataFrame(
+            {
+                "task": np.arange(graph.size, dtype=np.int64),
+                "kernel": kernel_names[graph.kernels()],
+                "level": graph.levels().astype(np.int64),
+                "sm": t["sm"].astype(np.int64),
+                "slot": t["slot"].astype(np.int64),
+                "ready": t["ready"],
+                "start": t["start"],
+                "end": t["end"],
+            }
+        )
+        frame["duration"] = frame["end"] - frame["start"]
+        return frame.sort_values(["start", "task"], kind="stable").reset_index(drop=True)
+
+    def __repr__(self) -> str:
+        return (
+            f"Result({self.scheme.label()} on {self.workload.name}, {self.gpu.name}: "
+            f"makespan {self.makespan_cycles} cycles = {self.makespan_us:.2f} us)"
+        )
+
+
+def simulate(
+    workload: Workload,
+    gpu: Gpu | str | Mapping[str, Any],
+    scheme: Scheme | str | Mapping[str, Any],
+    *,
+    seed: int = 0,
+    replicate: int = 0,
+    timeline: bool = False,
+) -> Result:
+    """Simulate one configuration.
+
+    ``timeline=True`` records, per task, its SM, slot and ready/start/end cycles
+    (:meth:`Result.timeline`).  The same workload, GPU, scheme, seed and
+    replicate give the same result as the matching row of a sweep.
+    """
+    workloads, gpus, schemes = _normalise(workload, gpu, scheme)
+    if isinstance(replicate, bool) or not isinstance(replicate, int) or replicate < 0:
+        raise ConfigError(f"replicate must be a whole number >= 0; got {replicate!r}")
+    axes = Axes.build(None, None, namespaces(schemes, workloads))
+    plan = build_plan(workloads, gpus, schemes, axes, 1, seed, None)
+    plan.replicate_of[:] = replicate
+    core = plan.core()
+    out = core.run_single(0, bool(timeline))
+    done = np.ones(1, dtype=bool)
+    frame = build_frame(plan, out["columns"], out["metrics"], out["config_hash"],
+                        out["status"], out["errors"], done, False)
+    return Result(frame.iloc[0], out["timeline"], workloads[0], gpus[0], schemes[0])
+

@@ -1,0 +1,73 @@
+"""Workloads: task graphs with kernels and cost models.
+
+Generators (registered by name for YAML files and sweeps): ``wavefront``,
+``barrier``, ``global_barrier``, ``pairwise_barrier``, ``layered_random``,
+``chain``, ``independent``, ``stg`` and ``edge_list`` (files).  Converters:
+:func:`from_edges`, :func:`from_networkx`.
+"""
+
+from tbdse.workloads.base import GENERATORS, Kernel, Workload, generator_names
+from tbdse.workloads.generators import (
+    barrier,
+    chain,
+    global_barrier,
+    independent,
+    layered_random,
+    pairwise_barrier,
+    wavefront,
+)
+from tbdse.workloads.io import from_edges, from_networkx, read_edge_list, read_stg
+
+__all__ = [
+    "GENERATORS",
+    "Kernel",
+    "Workload",
+    "barrier",
+    "chain",
+    "from_edges",
+    "from_networkx",
+    "generator_names",
+    "global_barrier",
+    "independent",
+    "layered_random",
+    "list_generators",
+    "make",
+    "pairwise_barrier",
+    "read_edge_list",
+    "read_stg",
+    "wavefront",
+]
+
+
+def make(generator: str, /, **params: object) -> Workload:
+    """A workload from a registered generator by name."""
+    from tbdse._params import unknown_name
+    from tbdse.errors import ConfigError
+
+    if generator not in GENERATORS:
+        raise unknown_name("workload generator", generator, GENERATORS)
+    gen = GENERATORS[generator]
+    allowed = set(gen.params) | {"name", "cost", "kernel", "kernels"}
+    for key in params:
+        if key not in allowed:
+            raise unknown_name(f"parameter of workload generator '{generator}'", key, allowed)
+    missing = [k for k, p in gen.params.items() if p.default is p.empty and k not in params]
+    if missing:
+        raise ConfigError(f"workload generator '{generator}' needs {', '.join(missing)}")
+    params = {k: gen.coerce(k, v) if k in gen.params else v for k, v in params.items()}
+    try:
+        return gen.func(**params)
+    except TypeError as exc:  # a wrong type slipped past (e.g. a string for rows)
+        raise ConfigError(f"workload generator '{generator}': {exc}") from None
+
+
+def list_generators() -> "pd.DataFrame":  # noqa: F821
+    """One row per generator parameter."""
+    import pandas as pd
+
+    rows = []
+    for name in generator_names():
+        gen = GENERATORS[name]
+        for p in gen.describe() or [{}]:
+            rows.append({"generator": name, "doc": gen.doc, **p})
+    return pd.DataFrame(rows)

@@ -1,0 +1,270 @@
+"""The Workload: a task graph, the kernels its tasks belong to, and a cost model."""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tbdse import _core
+from tbdse._params import unknown_name
+from tbdse.cost import CostModel, as_cost, constant
+from tbdse.errors import ConfigError
+
+__all__ = ["GENERATORS", "Generator", "Kernel", "Workload", "generator", "generator_names"]
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A kernel's name and the resources one of its thread blocks holds on an SM.
+
+    Zero means no demand: by default a kernel is limited by TB slots alone.
+    """
+
+    name: str = "kernel"
+    threads: int = 0
+    regs_per_thread: int = 0
+    smem_bytes: int = 0
+
+    def __post_init__(self) -> None:
+        for field in ("threads", "regs_per_thread", "smem_bytes"):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ConfigError(
+                    f"kernel '{self.name}': '{field}' must be a whole number >= 0; got {value!r}"
+                )
+
+    def as_tuple(self) -> tuple[str, int, int, int]:
+        return (self.name, int(self.threads), int(self.regs_per_thread), int(self.smem_bytes))
+
+
+class Workload:
+    """What a simulation runs: a task graph (CSR, built in C++), its kernels and a cost model.
+
+    Workloads made by a registered generator remember how, so a sweep can vary
+    their parameters (``grid={"rows": [32, 64]}``).
+    """
+
+    def __init__(
+        self,
+        graph: _core.TaskGraph,
+        *,
+        name: str,
+        kernels: Sequence[Kernel] | None = None,
+        cost: CostModel | Mapping[str, Any] | float | None = None,
+        generator: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        labels: Sequence[Any] | None = None,
+    ) -> None:
+        kernels = tuple(kernels) if kernels else (Kernel(),)
+        if graph.num_kernels > len(kernels):
+            raise ConfigError(
+                f"workload '{name}': its graph uses kernel ids 0..{graph.num_kernels - 1} but "
+                f"{len(kernels)} kernel(s) are described"
+            )
+        names = [k.name for k in kernels]
+        if len(set(names)) != len(names):
+            raise ConfigError(f"workload '{name}': kernel names must be distinct; got {names}")
+        self.graph = graph
+        self.name = name
+        self.kernels: tuple[Kernel, ...] = kernels
+        self.cost: CostModel = constant() if cost is None else as_cost(cost)
+        self.generator = generator
+        self.params: dict[str, Any] = dict(params or {})
+        self.labels = list(labels) if labels is not None else None
+        self._cost_values = self.cost.values_for(names, graph.size)  # validates the table early
+
+    # -- properties -----------------------------------------------------------------
+    @property
+    def tasks(self) -> int:
+        return int(self.graph.size)
+
+    @property
+    def edges(self) -> int:
+        return int(self.graph.edge_count)
+
+    @property
+    def levels(self) -> int:
+        return int(self.graph.num_levels)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "generator": self.generator,
+            **{f"param.{k}": v for k, v in self.params.items()},
+            "tasks": self.tasks,
+            "edges": self.edges,
+            "levels": self.levels,
+            "kernels": ", ".join(k.name for k in self.kernels),
+            "cost": self.cost.describe(),
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"Workload({self.name!r}, tasks={self.tasks}, edges={self.edges}, "
+            f"levels={self.levels}, cost={self.cost.describe()})"
+        )
+
+    # -- derived workloads ----------------------------------------------------------
+    def with_cost(self, cost: CostModel | Mapping[str, Any] | float) -> Workload:
+        return self._copy(cost=as_cost(cost))
+
+    def with_kernels(self, kernels: Sequence[Kernel]) -> Workload:
+        return self._copy(kernels=tuple(kernels))
+
+    def renamed(self, name: str) -> Workload:
+        return self._copy(name=name)
+
+    def with_params(self, **changes: Any) -> Workload:
+        """The same generator run again with some parameters changed."""
+        if not changes:
+            return self
+        if self.generator is None:
+            raise ConfigError(
+                f"workload '{self.name}' was not made by a generator, so its parameters "
+                f"({', '.join(changes)}) cannot be varied"
+            )
+        gen = GENERATORS[self.generator]
+        for key in changes:
+            if key not in gen.params:
+                raise unknown_name(f"parameter of workload generator '{gen.name}'", key, gen.params)
+        changes = {k: gen.coerce(k, v) for k, v in changes.items()}
+        params = {**self.params, **changes}
+        made = gen.func(**params, cost=self.cost, kernels=self.kernels)
+        return made._copy(name=self.name) if self.name != gen.default_name(self.params) else made
+
+    def _copy(self, **changes: Any) -> Workload:
+        args: dict[str, Any] = {
+            "name": self.name,
+            "kernels": self.kernels,
+            "cost": self.cost,
+            "generator": self.generator,
+            "params": self.params,
+            "labels": self.labels,
+        }
+        args.update(changes)
+        return Workload(self.graph, **args)
+
+    # -- what the core needs ------------------------------------------------------------
+    def core_tuple(self) -> tuple[str, _core.TaskGraph, list[tuple[str, int, int, int]]]:
+        return (self.name, self.graph, [k.as_tuple() for k in self.kernels])
+
+    def core_cost(self) -> tuple[str, dict[str, float], np.ndarray | None]:
+        return (self.cost.kind, dict(self.cost.params), self._cost_values)
+
+    def key(self) -> tuple[Any, ...]:
+        table = None if self._cost_values is None else self._cost_values.tobytes()
+        return (
+            self.name,
+            self.graph.content_hash,
+            self.kernels,
+            self.cost.kind,
+            tuple(sorted(self.cost.params.items())),
+            table,
+        )
+
+    # -- conversions ------------------------------------------------------------------------
+    def to_networkx(self) -> Any:
+        """A networkx.DiGraph with node attributes level, kernel and cost."""
+        import networkx as nx
+
+        g = nx.DiGraph()
+        levels, kernels, costs = self.graph.levels(), self.graph.kernels(), self.graph.costs()
+        for t in range(self.tasks):
+            g.add_node(t, level=int(levels[t]), kernel=self.kernels[kernels[t]].name, cost=int(costs[t]))
+        starts, edges = self.graph.edge_starts(), self.graph.edges()
+        for t in range(self.tasks):
+            for e in range(starts[t], starts[t + 1]):
+                g.add_edge(t, int(edges[e]))
+        return g
+
+
+@dataclass(frozen=True)
+class Generator:
+    """A registered workload generator: its function and documented parameters."""
+
+    name: str
+    func: Callable[..., Workload]
+    doc: str
+    params: Mapping[str, inspect.Parameter]
+
+    def default_name(self, params: Mapping[str, Any]) -> str:
+        shown = ", ".join(f"{k}={params[k]}" for k in self.params if k in params)
+        return f"{self.name}({shown})"
+
+    def coerce(self, key: str, value: Any) -> Any:
+        """``value`` as the parameter's annotated type; ConfigError when it is not one."""
+        kind = self.params[key].annotation
+        kind = getattr(kind, "__name__", kind)
+        if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+            value = value.item()  # NumPy scalar
+
+        def fail(words: str) -> ConfigError:
+            return ConfigError(
+                f"parameter '{key}' of workload generator '{self.name}' must be {words}; "
+                f"got {value!r}"
+            )
+
+        if kind == "int":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise fail("an integer")
+            if isinstance(value, float) and not value.is_integer():
+                raise fail("an integer")
+            return int(value)
+        if kind == "float":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise fail("a number")
+            return float(value)
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise fail("true or false")
+            return value
+        if kind == "str":
+            if not isinstance(value, (str, os.PathLike)):
+                raise fail("a string")
+            return str(value)
+        return value
+
+    def describe(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "param": p.name,
+                "default": None if p.default is inspect.Parameter.empty else p.default,
+                "required": p.default is inspect.Parameter.empty,
+                "type": getattr(p.annotation, "__name__", str(p.annotation)),
+            }
+            for p in self.params.values()
+        ]
+
+
+GENERATORS: dict[str, Generator] = {}
+_COMMON = {"cost", "kernels", "kernel", "name"}
+
+
+def generator(name: str) -> Callable[[Callable[..., Workload]], Callable[..., Workload]]:
+    """Registers a workload generator under ``name`` (for YAML files and sweeps)."""
+
+    def register(func: Callable[..., Workload]) -> Callable[..., Workload]:
+        sig = inspect.signature(func)
+        params = {k: p for k, p in sig.parameters.items() if k not in _COMMON}
+        doc = (func.__doc__ or "").strip().splitlines()[0] if func.__doc__ else ""
+        GENERATORS[name] = Generator(name, func, doc, params)
+        return func
+
+    return register
+
+
+def generator_names() -> list[str]:
+    return sorted(GENERATORS)
+
+
+def make_kernels(kernel: Kernel | None, kernels: Sequence[Kernel] | None) -> tuple[Kernel, ...]:
+    if kernel is not None and kernels is not None:
+        raise ConfigError("give either 'kernel' or 'kernels', not both")
+    if kernels is not None:
+        return tuple(kernels)
+    return (kernel,) if kernel is not None else (Kernel(),)

@@ -1,0 +1,227 @@
+"""Workloads from existing graphs: edge lists, networkx and STG files.
+
+STG is the Standard Task Graph Set (Kasahara lab, Waseda University).  Both of
+its layouts are read:
+
+* standard: first line ``n``; then n+2 task lines ``id cost npred pred...``
+  including a zero-cost dummy entry node 0 and exit node n+1;
+* prototype: first line ``n processors``; then tasks 1..n and a zero-cost exit
+  dummy n+1, in the same per-task form.
+
+Lines from ``#`` on are the information part and are skipped.  Predecessor
+lists may wrap over several lines.  Dummy nodes are dropped unless
+``keep_dummies``; the remaining tasks are renumbered 0..n-1 in file order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tbdse import _core
+from tbdse.cost import CostModel, from_graph
+from tbdse.errors import ConfigError
+from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
+
+__all__ = ["from_edges", "from_networkx", "read_edge_list", "read_stg"]
+
+CostArg = CostModel | Mapping[str, Any] | float | None
+
+
+def from_edges(
+    edges: Iterable[tuple[int, int]] | np.ndarray,
+    n: int | None = None,
+    *,
+    name: str = "edges",
+    costs: Sequence[int] | None = None,
+    kernel_ids: Sequence[int] | None = None,
+    launch_groups: Sequence[int] | None = None,
+    cost: CostArg = None,
+    kernel: Kernel | None = None,
+    kernels: Sequence[Kernel] | None = None,
+) -> Workload:
+    """A workload from (parent, child) pairs over node ids 0..n-1.
+
+    ``n`` defaults to the largest id + 1.  ``costs`` are per-node cycles (the
+    cost model then defaults to ``from_graph``); ``kernel_ids`` map nodes to
+    ``kernels``; ``launch_groups`` give the kernel launch each node belongs to
+    in a barrier-synchronised implementation.
+    """
+    pairs = np.asarray(list(edges) if not isinstance(edges, np.ndarray) else edges, dtype=np.int64)
+    if pairs.size == 0:
+        pairs = pairs.reshape(0, 2)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise ConfigError("edges must be (parent, child) pairs")
+    if n is None:
+        if pairs.size == 0:
+            raise ConfigError("an edge list without edges needs the node count 'n'")
+        n = int(pairs.max()) + 1
+    if pairs.size and (pairs.min() < -(2**31) or pairs.max() >= 2**31):
+        raise ConfigError("edge list: node ids must fit in 32 bits")
+    graph = _core.TaskGraph.build(
+        n,
+        pairs[:, 0].astype(np.int32),
+        pairs[:, 1].astype(np.int32),
+        None if kernel_ids is None else np.asarray(kernel_ids, dtype=np.int32),
+        None if costs is None else np.asarray(costs, dtype=np.int64),
+        None if launch_groups is None else np.asarray(launch_groups, dtype=np.int32),
+    )
+    if cost is None and costs is not None:
+        cost = from_graph()
+    return Workload(graph, name=name, kernels=make_kernels(kernel, kernels), cost=cost)
+
+
+def from_networkx(
+    g: Any,
+    *,
+    name: str = "networkx",
+    cost_attr: str | None = "cost",
+    cost: CostArg = None,
+    kernel: Kernel | None = None,
+    kernels: Sequence[Kernel] | None = None,
+) -> Workload:
+    """A workload from a networkx DiGraph; node costs from ``cost_attr`` when every node has it.
+
+    Nodes are numbered in sorted order when sortable, else in insertion order;
+    ``workload.labels[i]`` is the original node of task i.
+    """
+    nodes: list[Hashable] = list(g.nodes)
+    try:
+        nodes = sorted(nodes)  # type: ignore[type-var]
+    except TypeError:
+        pass
+    index = {node: i for i, node in enumerate(nodes)}
+    edges = [(index[u], index[v]) for u, v in g.edges]
+    costs = None
+    if cost_attr and nodes and all(cost_attr in g.nodes[v] for v in nodes):
+        costs = [g.nodes[v][cost_attr] for v in nodes]
+    made = from_edges(edges, len(nodes), name=name, costs=costs, cost=cost, kernel=kernel, kernels=kernels)
+    made.labels = nodes
+    return made
+
+
+def _open_text(path: str | os.PathLike[str]) -> str:
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"no such file: {p}")
+    return p.read_text()
+
+
+@generator("edge_list")
+def read_edge_list(
+    path: str,
+    *,
+    name: str | None = None,
+    cost: CostArg = None,
+    kernel: Kernel | None = None,
+    kernels: Sequence[Kernel] | None = None,
+) -> Workload:
+    """An edge-list file: one 'parent child' pair per line (spaces or commas), '#' comments."""
+    edges = []
+    for lineno, line in enumerate(_open_text(path).splitlines(), 1):
+        text = line.split("#", 1)[0].replace(",", " ").split()
+        if not text:
+            continue
+        if len(text) != 2 or not all(t.lstrip("-").isdigit() for t in text):
+            raise ConfigError(f"{path}:{lineno}: expected 'parent child' node ids; got {line!r}")
+        edges.append((int(text[0]), int(text[1])))
+    made = from_edges(edges, name=name or Path(path).stem, cost=cost, kernel=kernel, kernels=kernels)
+    made.generator, made.params = "edge_list", {"path": str(path)}
+    return made
+
+
+def _stg_tasks(text: str, path: str) -> tuple[list[int], list[tuple[int, int, list[int]]]]:
+    """Header numbers and (id, cost, predecessors) records of an STG file."""
+    tokens: list[tuple[int, int]] = []  # (value, line)
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            break  # the information part
+        for tok in line.split():
+            try:
+                tokens.append((int(tok), lineno))
+            except ValueError:
+                raise ConfigError(f"{path}:{lineno}: expected integers; got {tok!r}") from None
+    if not tokens:
+        raise ConfigError(f"{path}: empty STG file")
+    header_line = tokens[0][1]
+    header = [v for v, line in tokens if line == header_line]
+    pos = len(header)
+    records = []
+    while pos < len(tokens):
+        if pos + 3 > len(tokens):
+            raise ConfigError(f"{path}:{tokens[pos][1]}: truncated task record")
+        (tid, line), (cost_units, _), (npred, _) = tokens[pos : pos + 3]
+        pos += 3
+        if npred < 0 or pos + npred > len(tokens):
+            raise ConfigError(f"{path}:{line}: task {tid} lists {npred} predecessors; file ends")
+        preds = [v for v, _ in tokens[pos : pos + npred]]
+        pos += npred
+        if cost_units < 0:
+            raise ConfigError(f"{path}:{line}: task {tid} has negative processing time {cost_units}")
+        records.append((tid, cost_units, preds))
+    return header, records
+
+
+@generator("stg")
+def read_stg(
+    path: str,
+    cycles_per_unit: float = 1000.0,
+    keep_dummies: bool = False,
+    *,
+    name: str | None = None,
+    cost: CostArg = None,
+    kernel: Kernel | None = None,
+    kernels: Sequence[Kernel] | None = None,
+) -> Workload:
+    """A Standard Task Graph Set file (standard or prototype layout).
+
+    Processing times become node costs; the default cost model is
+    ``from_graph(scale=cycles_per_unit)``.
+    """
+    header, records = _stg_tasks(_open_text(path), str(path))
+    if len(header) not in (1, 2):
+        raise ConfigError(f"{path}:1: expected 'n' (standard) or 'n processors' (prototype)")
+    n = header[0]
+    prototype = len(header) == 2
+    expected = n + 1 if prototype else n + 2
+    if len(records) != expected:
+        layout = "prototype" if prototype else "standard"
+        raise ConfigError(
+            f"{path}: the header says {n} tasks, so the {layout} layout needs {expected} task "
+            f"records (with dummy nodes); found {len(records)}"
+        )
+    ids = [r[0] for r in records]
+    first = 1 if prototype else 0
+    if ids != list(range(first, first + expected)):
+        raise ConfigError(f"{path}: task ids must run {first}..{first + expected - 1} in order")
+    dummies = set()
+    if not keep_dummies:
+        entry, exit_ = (None if prototype else 0), ids[-1]
+        dummies = {d for d in (entry, exit_) if d is not None and records[d - first][1] == 0}
+    kept = [tid for tid in ids if tid not in dummies]
+    index = {tid: i for i, tid in enumerate(kept)}
+    edges = []
+    for tid, _, preds in records:
+        for p in preds:
+            if p not in index and p not in dummies:
+                raise ConfigError(f"{path}: task {tid} names predecessor {p}, which does not exist")
+            if tid in index and p in index:
+                edges.append((index[p], index[tid]))
+    costs = [records[tid - first][1] for tid in kept]
+    made = from_edges(
+        edges,
+        len(kept),
+        name=name or Path(path).stem,
+        costs=costs,
+        cost=cost if cost is not None else from_graph(cycles_per_unit),
+        kernel=kernel,
+        kernels=kernels,
+    )
+    made.labels = kept
+    made.generator = "stg"
+    made.params = {"path": str(path), "cycles_per_unit": cycles_per_unit, "keep_dummies": keep_dummies}
+    return made
