@@ -60,6 +60,7 @@ class PySweep {
   }
 
   std::size_t runs() const { return spec_.runs(); }
+  std::vector<std::string> columns() const { return result_columns(spec_); }
 
   py::array_t<std::uint64_t> validate() const {
     std::vector<std::uint64_t> hashes;
@@ -72,6 +73,12 @@ class PySweep {
 
   py::dict run(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& runs,
                int threads) const {
+    if (runs.size() == 0) {  // an empty selection (SweepOptions reads empty as "all")
+      SweepResult empty;
+      empty.columns = result_columns(spec_);
+      empty.metrics = Eigen::MatrixXd(0, static_cast<Eigen::Index>(empty.columns.size()));
+      return result_dict(std::move(empty));
+    }
     SweepOptions options{.threads = threads, .runs = {}};
     options.runs.reserve(static_cast<std::size_t>(runs.size()));
     for (const std::int64_t i : to_vector(runs)) {
@@ -124,6 +131,7 @@ void register_sweep(py::module_& m) {
            py::arg("workload_of"), py::arg("gpu_of"), py::arg("scheme_of"), py::arg("cost_of"),
            py::arg("replicate_of"), py::arg("overrides"), py::arg("seed"))
       .def_property_readonly("runs", &PySweep::runs)
+      .def_property_readonly("columns", &PySweep::columns, "Metric columns of the results.")
       .def("validate", &PySweep::validate,
            "Resolve every run and create its scheme without simulating; ConfigError on the first "
            "bad one.  Returns each run's configuration hash.")

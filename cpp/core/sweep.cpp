@@ -102,6 +102,8 @@ const std::vector<StatInfo>& common_metrics() {
   return list;
 }
 
+std::vector<std::string> result_columns(const SweepSpec& spec) { return Columns(spec).names; }
+
 void SweepSpec::check_shape() const {
   const std::size_t n = runs();
   for (const auto* col : {&gpu_of, &scheme_of, &cost_of, &replicate_of})

@@ -82,6 +82,9 @@ struct SweepOptions {
 // only for a malformed spec.
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options);
 
+// Names of the metric columns run_sweep returns for this spec.
+std::vector<std::string> result_columns(const SweepSpec& spec);
+
 // One run with its full output (timeline on request); errors propagate.
 struct SingleRun {
   SweepResult row;

@@ -52,6 +52,7 @@ def units() -> dict[str, str]:
         for p in _core.scheme_info(name)["params"]:
             out.setdefault(p["name"], p["unit"])
     out.update({"workload.tasks": "tasks", "workload.edges": "edges", "workload.levels": "levels"})
+    out.update({f"cost.{p}": "cycles" for p in ("cycles", "low", "high", "mean", "std")})
     return {k: v for k, v in out.items() if v}
 
 

@@ -206,8 +206,7 @@ class _Runner:
 
     def frame(self) -> pd.DataFrame:
         if self.columns is None:  # nothing ran
-            res = self.core.run(np.zeros(0, dtype=np.int64), 1)
-            self.columns = list(res["columns"])
+            self.columns = list(self.core.columns)
             self.metrics = np.full((self.plan.runs, len(self.columns)), np.nan)
         assert self.metrics is not None
         return build_frame(self.plan, self.columns, self.metrics, self.hashes, self.status,

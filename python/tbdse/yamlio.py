@@ -1,0 +1,163 @@
+"""YAML reading that remembers where every value came from.
+
+Experiment files are validated with messages of the form
+``file.yaml:12:5: schemes[1].polcy: unknown parameter ...``, so the loader keeps
+the line and column of every key and value.  It also rejects duplicate keys
+(PyYAML silently keeps the last one) and resolves plain scalars with the
+YAML 1.2 core schema, so ``1e3`` is a number and ``no`` stays a string.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tbdse.errors import ConfigError
+
+__all__ = ["Located", "Problems", "load_yaml", "path_str"]
+
+Path_ = tuple[str | int, ...]
+
+_INT = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
+_HEX = re.compile(r"^0x[0-9a-fA-F_]+$")
+_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$")
+_INF = re.compile(r"^[-+]?\.?(inf|Inf|INF)$")
+_NAN = re.compile(r"^\.?(nan|NaN|NAN)$")
+
+
+def path_str(path: Path_) -> str:
+    """('schemes', 1, 'policy') -> 'schemes[1].policy'."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+@dataclass
+class Located:
+    """A loaded document and the (line, column) of each path in it, 1-based."""
+
+    data: Any
+    file: str
+    marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+    def where(self, path: Path_) -> str:
+        """'file:line:col' of the deepest known prefix of ``path``."""
+        for cut in range(len(path), -1, -1):
+            if path[:cut] in self.marks:
+                line, col = self.marks[path[:cut]]
+                return f"{self.file}:{line}:{col}"
+        return self.file
+
+
+class Problems:
+    """Collects every problem of a file before raising one ConfigError listing them all."""
+
+    def __init__(self, doc: Located) -> None:
+        self.doc = doc
+        self.items: list[tuple[tuple[int, int], str]] = []
+
+    def add(self, path: Path_, message: str) -> None:
+        where = self.doc.where(path)
+        mark = next((self.doc.marks[path[:c]] for c in range(len(path), -1, -1)
+                     if path[:c] in self.doc.marks), (0, 0))
+        self.items.append((mark, f"{where}: {path_str(path)}: {message}"))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        if not self.items:
+            return
+        lines = [text for _, text in sorted(self.items, key=lambda item: item[0])]
+        count = f"{len(lines)} problem{'s' if len(lines) > 1 else ''}"
+        raise ConfigError(f"{self.doc.file}: {count}:\n  " + "\n  ".join(lines))
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    text = node.value
+    if node.style is not None:  # quoted or block: always a string
+        return text
+    if text in ("", "~", "null", "Null", "NULL"):
+        return None
+    if text in ("true", "True", "TRUE"):
+        return True
+    if text in ("false", "False", "FALSE"):
+        return False
+    if _INT.match(text):
+        return int(text.replace("_", ""))
+    if _HEX.match(text):
+        return int(text.replace("_", ""), 16)
+    if _FLOAT.match(text):
+        return float(text.replace("_", ""))
+    if _INF.match(text):
+        return -math.inf if text.startswith("-") else math.inf
+    if _NAN.match(text):
+        return math.nan
+    return text
+
+
+def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str]) -> Any:
+    doc.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if not node.tag.startswith("tag:yaml.org,2002:"):
+        errors.append(f"{doc.where(path)}: {path_str(path)}: custom tag {node.tag} is not supported")
+        return None
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(child, (*path, i), doc, errors) for i, child in enumerate(node.value)]
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        first_line: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            line = key_node.start_mark.line + 1
+            where = f"{doc.file}:{line}:{key_node.start_mark.column + 1}"
+            if not isinstance(key_node, yaml.ScalarNode):
+                errors.append(f"{where}: {path_str(path)}: keys must be plain names")
+                continue
+            key = _scalar(key_node)
+            if key == "<<":
+                errors.append(f"{where}: {path_str(path)}: merge keys ('<<') are not supported")
+                continue
+            if key in out:
+                errors.append(
+                    f"{where}: {path_str((*path, key))}: duplicate key '{key}' "
+                    f"(first given on line {first_line[key]})"
+                )
+                continue
+            first_line[key] = line
+            doc.marks[(*path, key)] = (line, key_node.start_mark.column + 1)
+            out[key] = _convert(value_node, (*path, key), doc, errors)
+            doc.marks[(*path, key)] = (line, key_node.start_mark.column + 1)
+        return out
+    raise ConfigError(f"{doc.file}: unsupported YAML node {node!r}")
+
+
+def load_yaml(source: str | Path, *, text: str | None = None) -> Located:
+    """Loads one YAML document from a file (or ``text`` named ``source``)."""
+    name = str(source)
+    if text is None:
+        p = Path(source)
+        if not p.is_file():
+            raise ConfigError(f"no such file: {p}")
+        text = p.read_text()
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{name}:{mark.line + 1}:{mark.column + 1}" if mark else name
+        raise ConfigError(f"{where}: not valid YAML: {exc.problem}") from None
+    doc = Located(None, name)
+    if node is None:
+        raise ConfigError(f"{name}: the file is empty")
+    errors: list[str] = []
+    doc.data = _convert(node, (), doc, errors)
+    if errors:
+        raise ConfigError(f"{name}: {len(errors)} problem{'s' if len(errors) > 1 else ''}:\n  "
+                          + "\n  ".join(errors))
+    return doc

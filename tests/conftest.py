@@ -1,0 +1,39 @@
+"""Shared fixtures for the tbdse test suite.
+
+Most scenarios use a GPU with round numbers: ``clock_mhz=100`` so that
+1 us = 100 cycles, and launch overheads of zero unless a test sets them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tbdse as td
+
+DATA = Path(__file__).parent / "data"
+
+
+def make_gpu(sms: int = 1, tb_slots: int = 1, **fields: Any) -> td.Gpu:
+    """A 100 MHz GPU with no launch overheads unless given."""
+    values: dict[str, Any] = {"clock_mhz": 100.0, "host_launch_us": 0.0, "device_launch_us": 0.0}
+    values.update(fields)
+    return td.gpus.custom("test", sms=sms, tb_slots=tb_slots, **values)
+
+
+@pytest.fixture
+def gpu_factory():
+    """``gpu_factory(sms, tb_slots, **fields)``: see :func:`make_gpu`."""
+    return make_gpu
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture
+def stg_dir() -> Path:
+    return DATA / "stg"
