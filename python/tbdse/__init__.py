@@ -16,7 +16,7 @@ from tbdse import _core  # noqa: I001 - after errors: the extension imports tbds
 from tbdse import cost, gpus, schemes, workloads
 from tbdse.gpus import Gpu
 from tbdse.schemes import Scheme
-from tbdse.sweep import Result, simulate, sweep
+from tbdse.runner import Result, simulate, sweep
 from tbdse.workloads import Kernel, Workload
 
 __version__: str = _core.__version__

@@ -25,9 +25,13 @@ def suggest(name: str, valid: Iterable[str]) -> str:
     return f" (did you mean '{match[0]}'?)" if match else ""
 
 
-def unknown_name(what: str, name: str, valid: Iterable[str]) -> ConfigError:
+def unknown_name(what: str, name: str, valid: Iterable[str], owner: str = "") -> ConfigError:
+    """"[owner: ]unknown <what> 'name' (did you mean 'x'?); valid: a, b"."""
     valid = sorted(valid)
-    return ConfigError(f"unknown {what} '{name}'{suggest(name, valid)}; valid: {', '.join(valid)}")
+    prefix = f"{owner}: " if owner else ""
+    return ConfigError(
+        f"{prefix}unknown {what} '{name}'{suggest(name, valid)}; valid: {', '.join(valid) or '(none)'}"
+    )
 
 
 def _is_int_like(value: Any) -> bool:
@@ -113,6 +117,6 @@ def encode_all(
     out = {}
     for name, value in values.items():
         if name not in by_name:
-            raise unknown_name(f"{owner} parameter", name, by_name)
+            raise unknown_name("parameter", name, by_name, owner)
         out[name] = encode(by_name[name], value, owner)
     return out

@@ -38,7 +38,7 @@ from tbdse._plan import Axes, Plan, build_plan, namespaces, resolve_key
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.gpus import Gpu, as_gpu
 from tbdse.schemes import Scheme, as_scheme
-from tbdse.sweep import _Runner
+from tbdse.runner import _Runner
 from tbdse.workloads import GENERATORS, Kernel, Workload, make
 from tbdse.yamlio import Located, Problems, load_yaml
 
@@ -51,9 +51,9 @@ TOP_KEYS = (
 )
 TABLE_FORMATS = ("parquet", "csv")
 PLOT_KEYS: dict[str, tuple[str, ...]] = {
-    "line": ("kind", "x", "y", "hue", "spread", "logx", "logy", "title", "file"),
-    "heatmap": ("kind", "x", "y", "value", "agg", "title", "file", "cmap"),
-    "bar": ("kind", "x", "y", "hue", "title", "file", "logy"),
+    "line": ("kind", "x", "y", "hue", "spread", "logx", "logy", "title", "file", "where"),
+    "heatmap": ("kind", "x", "y", "value", "agg", "title", "file", "cmap", "where"),
+    "bar": ("kind", "x", "y", "hue", "title", "file", "logy", "where"),
 }
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel")
 KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes")
@@ -64,6 +64,15 @@ class PlotSpec:
     kind: str
     options: dict[str, Any]
     file: str
+    where: dict[str, Any] = field(default_factory=dict)  # column -> value or list: rows to plot
+
+    def rows(self, frame: pd.DataFrame) -> pd.DataFrame:
+        from tbdse.results import column
+
+        for name, wanted in self.where.items():
+            values = wanted if isinstance(wanted, list) else [wanted]
+            frame = frame[frame[column(frame, name)].isin(values)]
+        return frame
 
 
 @dataclass
@@ -119,7 +128,8 @@ class Experiment:
             "zip": self.zip,
             "outputs": {
                 "tables": self.tables,
-                "plots": [{"kind": p.kind, **p.options, "file": p.file} for p in self.plots],
+                "plots": [{"kind": p.kind, **p.options, "file": p.file, "where": p.where}
+                          for p in self.plots],
             },
         }
 
@@ -185,7 +195,7 @@ class Experiment:
 
             for spec in self.plots:
                 draw = {"line": plot.line, "heatmap": plot.heatmap, "bar": plot.bar}[spec.kind]
-                ax = draw(frame, **spec.options)
+                ax = draw(spec.rows(frame), **spec.options)
                 path = out / spec.file
                 ax.figure.savefig(path, dpi=120, bbox_inches="tight")
                 plt.close(ax.figure)
@@ -422,8 +432,12 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
         if not isinstance(file, str) or not file.endswith((".png", ".pdf", ".svg")):
             problems.add((*path, "file"), f"must be a .png, .pdf or .svg file name; got {file!r}")
             continue
-        options = {k: v for k, v in spec.items() if k not in ("kind", "file")}
-        plots.append(PlotSpec(kind, options, file))
+        where = spec.get("where") or {}
+        if not isinstance(where, Mapping):
+            problems.add((*path, "where"), "must map result columns to a value or a list of values")
+            continue
+        options = {k: v for k, v in spec.items() if k not in ("kind", "file", "where")}
+        plots.append(PlotSpec(kind, options, file, dict(where)))
     return list(tables), plots
 
 
@@ -436,14 +450,17 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
         problems.add(("grid",) if exp.grid else (), str(exc))
         return
     columns = set(runner.frame().columns)
+
+    def check(path: tuple[Any, ...], name: Any) -> None:
+        if name not in columns and not any(f"{t}.{name}" in columns for t in ("gpu", "workload", "cost")):
+            problems.add(path, f"no result column '{name}'{suggest(str(name), columns)}")
+
     for i, spec in enumerate(exp.plots):
         for axis in ("x", "y", "hue", "value"):
-            name = spec.options.get(axis)
-            if name is None:
-                continue
-            if name not in columns and not any(f"{t}.{name}" in columns for t in ("gpu", "workload", "cost")):
-                problems.add(("outputs", "plots", i, axis),
-                             f"no result column '{name}'{suggest(str(name), columns)}")
+            if spec.options.get(axis) is not None:
+                check(("outputs", "plots", i, axis), spec.options[axis])
+        for name in spec.where:
+            check(("outputs", "plots", i, "where", name), name)
 
 
 def count_runs(exp: Experiment) -> int:

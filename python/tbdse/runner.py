@@ -35,6 +35,7 @@ GpuArg = Gpu | str | Mapping[str, Any] | Sequence[Gpu | str | Mapping[str, Any]]
 SchemeArg = Scheme | str | Mapping[str, Any] | Sequence[Scheme | str | Mapping[str, Any]]
 
 CHUNK_SECONDS = 0.25  # target duration of one chunk: bounds how late Ctrl-C is honoured
+FIRST_CHUNK_WEIGHT = 2e5  # tasks simulated by the first chunk, before the rate is known
 PROGRESS_AFTER = 1.0  # show a progress bar for sweeps expected to take longer than this
 
 
@@ -160,7 +161,7 @@ class _Runner:
     def run(self) -> None:
         todo = np.nonzero(~self.done)[0]
         weights = self.plan.weights()[todo]
-        budget = 2e5  # task-weight of the first chunk; adapted to CHUNK_SECONDS after it
+        budget = FIRST_CHUNK_WEIGHT  # adapted to CHUNK_SECONDS after each chunk
         start = time.perf_counter()
         bar = None
         pos = 0
@@ -292,7 +293,8 @@ class Result:
         names = [str(c) for c in self.row.index]
         first = names.index("makespan_cycles")
         last = names.index("config_hash")
-        return {n: self.row[n] for n in names[first:last] if pd.notna(self.row[n])}
+        return {n: self.row[n].item() if hasattr(self.row[n], "item") else self.row[n]
+                for n in names[first:last] if pd.notna(self.row[n])}
 
     @property
     def stats(self) -> dict[str, float]:
