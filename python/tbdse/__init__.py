@@ -10,13 +10,17 @@ Modules: :mod:`tbdse.gpus`, :mod:`tbdse.workloads`, :mod:`tbdse.cost`,
 :mod:`tbdse.schemes`, :mod:`tbdse.plot`, :mod:`tbdse.experiment`.
 """
 
+from tbdse import (
+    _core,
+    cost,
+    gpus,
+    schemes,
+    workloads,
+)
 from tbdse.errors import ConfigError, DeadlockError, SimulationError, SweepInterrupted, TbdseError
-from tbdse import _core  # noqa: I001 - after errors: the extension imports tbdse.errors
-
-from tbdse import cost, gpus, schemes, workloads
 from tbdse.gpus import Gpu
-from tbdse.schemes import Scheme
 from tbdse.runner import Result, simulate, sweep
+from tbdse.schemes import Scheme
 from tbdse.workloads import Kernel, Workload
 
 __version__: str = _core.__version__

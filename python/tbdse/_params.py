@@ -26,11 +26,12 @@ def suggest(name: str, valid: Iterable[str]) -> str:
 
 
 def unknown_name(what: str, name: str, valid: Iterable[str], owner: str = "") -> ConfigError:
-    """"[owner: ]unknown <what> 'name' (did you mean 'x'?); valid: a, b"."""
+    """ "[owner: ]unknown <what> 'name' (did you mean 'x'?); valid: a, b"."""
     valid = sorted(valid)
     prefix = f"{owner}: " if owner else ""
     return ConfigError(
-        f"{prefix}unknown {what} '{name}'{suggest(name, valid)}; valid: {', '.join(valid) or '(none)'}"
+        f"{prefix}unknown {what} '{name}'{suggest(name, valid)}; "
+        f"valid: {', '.join(valid) or '(none)'}"
     )
 
 
@@ -65,8 +66,10 @@ def encode(info: ParamInfo, value: Any, owner: str) -> float:
 
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):
         value = value.item()  # NumPy scalar
-    if value is None or (isinstance(value, str) and value.lower() == UNBOUNDED) or (
-        isinstance(value, float) and math.isinf(value) and value > 0
+    if (
+        value is None
+        or (isinstance(value, str) and value.lower() == UNBOUNDED)
+        or (isinstance(value, float) and math.isinf(value) and value > 0)
     ):
         if info["unbounded_ok"]:
             return math.inf

@@ -127,7 +127,9 @@ class Axes:
         n_grid = len(grid)
         zip_lengths = {len(v) for v in values[n_grid:]}
         if len(zip_lengths) > 1:
-            detail = ", ".join(f"{k.column}: {len(v)}" for k, v in zip(keys[n_grid:], values[n_grid:]))
+            detail = ", ".join(
+                f"{k.column}: {len(v)}" for k, v in zip(keys[n_grid:], values[n_grid:], strict=True)
+            )
             raise ConfigError(f"zipped axes must have equal lengths; got {detail}")
         ranges = [range(len(v)) for v in values[:n_grid]]
         if n_grid < len(keys):
@@ -201,7 +203,7 @@ def _derived_workloads(
         inverse = inverse.reshape(-1)
         made = []
         for row in uniq:
-            changes = {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, row)}
+            changes = {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, row, strict=True)}
             made.append(base.with_params(**changes))
     out = np.empty(len(made), dtype=np.int64)
     for i, w in enumerate(made):
@@ -228,7 +230,11 @@ def build_plan(
     seed: int,
     baseline: Scheme | None,
 ) -> Plan:
-    if isinstance(replicates, bool) or not isinstance(replicates, (int, np.integer)) or replicates < 1:
+    if (
+        isinstance(replicates, bool)
+        or not isinstance(replicates, (int, np.integer))
+        or replicates < 1
+    ):
         raise ConfigError(f"'replicates' must be a whole number >= 1; got {replicates!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ConfigError(f"'seed' must be a whole number >= 0; got {seed!r}")
@@ -257,8 +263,20 @@ def build_plan(
                 parts["r"].append(np.tile(reps, len(chosen) // replicates))
     w_of, g_of, s_of, p_of, r_of = (np.concatenate(parts[k]) for k in ("w", "g", "s", "p", "r"))
     plan_schemes = list(schemes)
-    plan = Plan(table, list(gpus), plan_schemes, axes, replicates, seed,
-                w_of, g_of, s_of, p_of, r_of, main_runs=len(w_of))
+    plan = Plan(
+        table,
+        list(gpus),
+        plan_schemes,
+        axes,
+        replicates,
+        seed,
+        w_of,
+        g_of,
+        s_of,
+        p_of,
+        r_of,
+        main_runs=len(w_of),
+    )
     if baseline is not None:
         _add_baseline(plan, baseline)
     plan.overrides = _overrides(plan)
@@ -269,9 +287,13 @@ def _add_baseline(plan: Plan, baseline: Scheme) -> None:
     """Adds the baseline runs: one per distinct (workload, GPU, GPU/cost axis values, replicate)."""
     axes = plan.axes
     cols = axes.columns("gpu") + axes.columns("cost")
-    identity = np.column_stack(
-        [plan.workload_of, plan.gpu_of, plan.replicate_of, axes.points[plan.point_of][:, cols]]
-    ) if len(plan.point_of) else np.zeros((0, 3 + len(cols)), dtype=np.int64)
+    identity = (
+        np.column_stack(
+            [plan.workload_of, plan.gpu_of, plan.replicate_of, axes.points[plan.point_of][:, cols]]
+        )
+        if len(plan.point_of)
+        else np.zeros((0, 3 + len(cols)), dtype=np.int64)
+    )
     uniq, first, inverse = np.unique(identity, axis=0, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     # A main run of the baseline scheme with no swept scheme parameter is itself the baseline.

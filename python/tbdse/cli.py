@@ -1,8 +1,8 @@
 """The ``tbdse`` command: run and validate experiment files, list what exists.
 
-    tbdse run experiments/quickstart.yaml -o results/quickstart
-    tbdse validate experiments/quickstart.yaml
-    tbdse list [schemes|gpus|workloads|costs|metrics]
+tbdse run experiments/quickstart.yaml -o results/quickstart
+tbdse validate experiments/quickstart.yaml
+tbdse list [schemes|gpus|workloads|costs|metrics]
 """
 
 from __future__ import annotations
@@ -19,8 +19,16 @@ LISTS = ("schemes", "gpus", "workloads", "costs", "metrics")
 
 
 def _print_table(frame: pd.DataFrame) -> None:
-    with pd.option_context("display.max_rows", None, "display.max_columns", None,
-                           "display.width", 200, "display.max_colwidth", 70):
+    with pd.option_context(
+        "display.max_rows",
+        None,
+        "display.max_columns",
+        None,
+        "display.width",
+        200,
+        "display.max_colwidth",
+        70,
+    ):
         print(frame.to_string(index=False))
 
 
@@ -58,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = sub.add_parser("run", help="run an experiment file")
     run.add_argument("file", help="experiment YAML file")
     run.add_argument("-o", "--out", required=True, help="output directory")
-    run.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    run.add_argument(
+        "--threads", type=int, default=None, help="worker threads (default: all cores)"
+    )
     run.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     val = sub.add_parser("validate", help="check an experiment file without running it")
@@ -77,8 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "validate":
             print(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")
             return 0
-        frame = exp.run(args.out, resume=args.resume, threads=args.threads,
-                        progress=False if args.no_progress else None)
+        frame = exp.run(
+            args.out,
+            resume=args.resume,
+            threads=args.threads,
+            progress=False if args.no_progress else None,
+        )
         print(f"{exp.name}: {len(frame)} runs; results and figures are in {args.out}")
         return 0
     except ConfigError as exc:

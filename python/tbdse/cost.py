@@ -111,9 +111,7 @@ def constant(cycles: float = 1000, *, jitter: float = 0.0) -> CostModel:
     return CostModel("constant", {"cycles": cycles, "jitter": jitter})
 
 
-def per_kernel(
-    table: Mapping[str, int] | Sequence[int], *, jitter: float = 0.0
-) -> CostModel:
+def per_kernel(table: Mapping[str, int] | Sequence[int], *, jitter: float = 0.0) -> CostModel:
     """Cycles by kernel: a mapping kernel name -> cycles, or a list by kernel id."""
     return CostModel("per_kernel", {"jitter": jitter}, table)
 
@@ -156,4 +154,6 @@ def as_cost(value: CostModel | Mapping[str, Any] | int | float) -> CostModel:
             raise ConfigError(f"a cost model needs 'model' (one of {', '.join(kinds())})")
         table = spec.pop("table", None)
         return CostModel(str(kind), spec, table)
-    raise ConfigError(f"a cost model must be a tbdse CostModel, a number or a mapping; got {value!r}")
+    raise ConfigError(
+        f"a cost model must be a tbdse CostModel, a number or a mapping; got {value!r}"
+    )

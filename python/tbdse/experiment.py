@@ -37,17 +37,30 @@ from tbdse._params import suggest
 from tbdse._plan import Axes, Plan, build_plan, namespaces, resolve_key
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.gpus import Gpu, as_gpu
-from tbdse.schemes import Scheme, as_scheme
 from tbdse.runner import _Runner
+from tbdse.schemes import Scheme, as_scheme
 from tbdse.workloads import GENERATORS, Kernel, Workload, make
 from tbdse.yamlio import Located, Problems, load_yaml
 
 __all__ = ["Experiment", "PlotSpec", "load"]
 
 TOP_KEYS = (
-    "name", "description", "seed", "replicates", "threads", "on_error",
-    "gpu", "gpus", "workload", "workloads", "scheme", "schemes",
-    "grid", "zip", "baseline", "outputs",
+    "name",
+    "description",
+    "seed",
+    "replicates",
+    "threads",
+    "on_error",
+    "gpu",
+    "gpus",
+    "workload",
+    "workloads",
+    "scheme",
+    "schemes",
+    "grid",
+    "zip",
+    "baseline",
+    "outputs",
 )
 TABLE_FORMATS = ("parquet", "csv")
 PLOT_KEYS: dict[str, tuple[str, ...]] = {
@@ -97,8 +110,9 @@ class Experiment:
 
     def plan(self) -> Plan:
         axes = Axes.build(self.grid, self.zip, namespaces(self.schemes, self.workloads))
-        return build_plan(self.workloads, self.gpus, self.schemes, axes, self.replicates,
-                          self.seed, self.baseline)
+        return build_plan(
+            self.workloads, self.gpus, self.schemes, axes, self.replicates, self.seed, self.baseline
+        )
 
     def resolved(self) -> dict[str, Any]:
         """The whole configuration with every default filled in (written as resolved.yaml)."""
@@ -123,13 +137,17 @@ class Experiment:
                 for w in self.workloads
             ],
             "schemes": [{"name": s.name, **s.params} for s in self.schemes],
-            "baseline": {"name": self.baseline.name, **self.baseline.params} if self.baseline else None,
+            "baseline": {"name": self.baseline.name, **self.baseline.params}
+            if self.baseline
+            else None,
             "grid": self.grid,
             "zip": self.zip,
             "outputs": {
                 "tables": self.tables,
-                "plots": [{"kind": p.kind, **p.options, "file": p.file, "where": p.where}
-                          for p in self.plots],
+                "plots": [
+                    {"kind": p.kind, **p.options, "file": p.file, "where": p.where}
+                    for p in self.plots
+                ],
             },
         }
 
@@ -194,7 +212,7 @@ class Experiment:
             from tbdse import plot
 
             for spec in self.plots:
-                draw = {"line": plot.line, "heatmap": plot.heatmap, "bar": plot.bar}[spec.kind]
+                draw: Callable[..., Any] = getattr(plot, spec.kind)
                 ax = draw(spec.rows(frame), **spec.options)
                 path = out / spec.file
                 ax.figure.savefig(path, dpi=120, bbox_inches="tight")
@@ -210,7 +228,9 @@ def load(path: str | Path) -> Experiment:
     return from_document(doc, base_dir=Path(path).resolve().parent, default_name=Path(path).stem)
 
 
-def from_dict(data: Mapping[str, Any], *, name: str = "experiment", base_dir: str | Path = ".") -> Experiment:
+def from_dict(
+    data: Mapping[str, Any], *, name: str = "experiment", base_dir: str | Path = "."
+) -> Experiment:
     """An experiment from an already-parsed mapping (locations are unknown)."""
     return from_document(Located(dict(data), name), base_dir=Path(base_dir), default_name=name)
 
@@ -229,10 +249,15 @@ def from_document(doc: Located, *, base_dir: Path, default_name: str) -> Experim
             problems.add((), f"missing '{many}' (or '{one}')")
 
     gpus = _each(problems, data, "gpu", "gpus", lambda v, p: _gpu(problems, v, p))
-    workloads = _each(problems, data, "workload", "workloads",
-                      lambda v, p: _workload(problems, v, p, base_dir))
+    workloads = _each(
+        problems, data, "workload", "workloads", lambda v, p: _workload(problems, v, p, base_dir)
+    )
     schemes = _each(problems, data, "scheme", "schemes", lambda v, p: _scheme(problems, v, p))
-    baseline = _scheme(problems, data["baseline"], ("baseline",)) if data.get("baseline") is not None else None
+    baseline = (
+        _scheme(problems, data["baseline"], ("baseline",))
+        if data.get("baseline") is not None
+        else None
+    )
     seed = _number(problems, data, "seed", 0, minimum=0)
     replicates = _number(problems, data, "replicates", 1, minimum=1)
     threads = _number(problems, data, "threads", None, minimum=1)
@@ -242,32 +267,57 @@ def from_document(doc: Located, *, base_dir: Path, default_name: str) -> Experim
     grid = _axes(problems, data, "grid", schemes, workloads)
     zipped = _axes(problems, data, "zip", schemes, workloads)
     if zipped and len({len(v) for v in zipped.values()}) > 1:
-        problems.add(("zip",), "zipped axes must all have the same number of values; got "
-                     + ", ".join(f"{k}: {len(v)}" for k, v in zipped.items()))
+        problems.add(
+            ("zip",),
+            "zipped axes must all have the same number of values; got "
+            + ", ".join(f"{k}: {len(v)}" for k, v in zipped.items()),
+        )
     tables, plots = _outputs(problems, data.get("outputs"))
     problems.raise_if_any()
 
     exp = Experiment(
-        name=str(data.get("name", default_name)), workloads=workloads, gpus=gpus, schemes=schemes,
-        baseline=baseline, grid=grid, zip=zipped, replicates=replicates, seed=seed, threads=threads,
-        on_error=on_error, tables=tables, plots=plots,
-        description=str(data.get("description", "")), source=doc.file,
+        name=str(data.get("name", default_name)),
+        workloads=workloads,
+        gpus=gpus,
+        schemes=schemes,
+        baseline=baseline,
+        grid=grid,
+        zip=zipped,
+        replicates=replicates,
+        seed=seed,
+        threads=threads,
+        on_error=on_error,
+        tables=tables,
+        plots=plots,
+        description=str(data.get("description", "")),
+        source=doc.file,
     )
     _check_sweep(problems, exp)
     problems.raise_if_any()
     return exp
 
 
-def _unknown_keys(problems: Problems, path: tuple[Any, ...], data: Mapping[str, Any],
-                  valid: tuple[str, ...] | list[str]) -> None:
+def _unknown_keys(
+    problems: Problems,
+    path: tuple[Any, ...],
+    data: Mapping[str, Any],
+    valid: tuple[str, ...] | list[str],
+) -> None:
     for key in data:
         if key not in valid:
-            problems.add((*path, key), f"unknown key '{key}'{suggest(str(key), valid)}; "
-                         f"valid keys: {', '.join(valid)}")
+            problems.add(
+                (*path, key),
+                f"unknown key '{key}'{suggest(str(key), valid)}; valid keys: {', '.join(valid)}",
+            )
 
 
-def _each(problems: Problems, data: Mapping[str, Any], one: str, many: str,
-          build: Callable[[Any, tuple[Any, ...]], Any]) -> list[Any]:
+def _each(
+    problems: Problems,
+    data: Mapping[str, Any],
+    one: str,
+    many: str,
+    build: Callable[[Any, tuple[Any, ...]], Any],
+) -> list[Any]:
     if many in data:
         items = data[many]
         if not isinstance(items, list) or not items:
@@ -331,7 +381,9 @@ def _kernel(problems: Problems, value: Any, path: tuple[Any, ...]) -> Kernel | N
     return _guard(problems, path, lambda: Kernel(**value))
 
 
-def _workload(problems: Problems, value: Any, path: tuple[Any, ...], base_dir: Path) -> Workload | None:
+def _workload(
+    problems: Problems, value: Any, path: tuple[Any, ...], base_dir: Path
+) -> Workload | None:
     if not isinstance(value, Mapping):
         problems.add(path, f"a workload is a mapping with 'generator' (or 'file'); got {value!r}")
         return None
@@ -347,9 +399,13 @@ def _workload(problems: Problems, value: Any, path: tuple[Any, ...], base_dir: P
     gen_name = spec.pop("generator", None)
     if gen_name not in GENERATORS:
         where = (*path, "generator") if gen_name is not None else path
-        problems.add(where, f"unknown workload generator {gen_name!r}"
-                     f"{suggest(str(gen_name), GENERATORS)}; valid: {', '.join(sorted(GENERATORS))}"
-                     if gen_name is not None else "a workload needs 'generator' (or 'file')")
+        problems.add(
+            where,
+            f"unknown workload generator {gen_name!r}"
+            f"{suggest(str(gen_name), GENERATORS)}; valid: {', '.join(sorted(GENERATORS))}"
+            if gen_name is not None
+            else "a workload needs 'generator' (or 'file')",
+        )
         return None
     gen = GENERATORS[gen_name]
     valid = [*WORKLOAD_COMMON, *gen.params]
@@ -368,8 +424,9 @@ def _workload(problems: Problems, value: Any, path: tuple[Any, ...], base_dir: P
     return _guard(problems, path, lambda: make(gen_name, **kwargs))
 
 
-def _number(problems: Problems, data: Mapping[str, Any], key: str, default: Any,
-            minimum: int) -> Any:
+def _number(
+    problems: Problems, data: Mapping[str, Any], key: str, default: Any, minimum: int
+) -> Any:
     value = data.get(key, default)
     if value is default:
         return value
@@ -381,8 +438,13 @@ def _number(problems: Problems, data: Mapping[str, Any], key: str, default: Any,
     return value
 
 
-def _axes(problems: Problems, data: Mapping[str, Any], key: str, schemes: list[Scheme],
-          workloads: list[Workload]) -> dict[str, list[Any]]:
+def _axes(
+    problems: Problems,
+    data: Mapping[str, Any],
+    key: str,
+    schemes: list[Scheme],
+    workloads: list[Workload],
+) -> dict[str, list[Any]]:
     value = data.get(key)
     if value is None:
         return {}
@@ -395,8 +457,12 @@ def _axes(problems: Problems, data: Mapping[str, Any], key: str, schemes: list[S
         if not isinstance(values, list) or not values:
             problems.add((key, name), f"needs a non-empty list of values; got {values!r}")
             continue
-        if schemes and workloads and _guard(problems, (key, name), lambda n=name: resolve_key(n, spaces)) is None:
-            continue
+        if schemes and workloads:
+            try:
+                resolve_key(name, spaces)
+            except ConfigError as exc:
+                problems.add((key, name), str(exc))
+                continue
         out[name] = values
     return out
 
@@ -410,7 +476,10 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
     _unknown_keys(problems, ("outputs",), value, ("tables", "plots"))
     tables = value.get("tables", list(TABLE_FORMATS))
     if not isinstance(tables, list) or any(t not in TABLE_FORMATS for t in tables):
-        problems.add(("outputs", "tables"), f"must be a list drawn from {', '.join(TABLE_FORMATS)}; got {tables!r}")
+        problems.add(
+            ("outputs", "tables"),
+            f"must be a list drawn from {', '.join(TABLE_FORMATS)}; got {tables!r}",
+        )
         tables = list(TABLE_FORMATS)
     plots = []
     for i, spec in enumerate(value.get("plots") or []):
@@ -420,8 +489,11 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
             continue
         kind = spec.get("kind")
         if kind not in PLOT_KEYS:
-            problems.add((*path, "kind"), f"must be one of {', '.join(PLOT_KEYS)}; got {kind!r}"
-                         f"{suggest(str(kind), PLOT_KEYS)}")
+            problems.add(
+                (*path, "kind"),
+                f"must be one of {', '.join(PLOT_KEYS)}; got {kind!r}"
+                f"{suggest(str(kind), PLOT_KEYS)}",
+            )
             continue
         _unknown_keys(problems, path, spec, PLOT_KEYS[kind])
         required = ("x", "y") if kind != "heatmap" else ("x", "y", "value")
@@ -452,7 +524,9 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
     columns = set(runner.frame().columns)
 
     def check(path: tuple[Any, ...], name: Any) -> None:
-        if name not in columns and not any(f"{t}.{name}" in columns for t in ("gpu", "workload", "cost")):
+        if name not in columns and not any(
+            f"{t}.{name}" in columns for t in ("gpu", "workload", "cost")
+        ):
             problems.add(path, f"no result column '{name}'{suggest(str(name), columns)}")
 
     for i, spec in enumerate(exp.plots):

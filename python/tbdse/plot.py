@@ -64,7 +64,9 @@ def line(
     for key, part in groups:
         stats = part.groupby(xc, sort=True)[yc].agg(["mean", "min", "max", "std"]).reset_index()
         xs = stats[xc].to_numpy()
-        ax.plot(xs, stats["mean"], marker="o", markersize=4, label=None if key is None else str(key))
+        ax.plot(
+            xs, stats["mean"], marker="o", markersize=4, label=None if key is None else str(key)
+        )
         if spread == "minmax" and (stats["max"] > stats["min"]).any():
             ax.fill_between(xs, stats["min"], stats["max"], alpha=0.2)
         elif spread == "std" and stats["std"].fillna(0).gt(0).any():
@@ -100,7 +102,8 @@ def heatmap(
     _numeric(df, vc)
     if agg not in ("mean", "median", "min", "max"):
         raise ConfigError(f"agg must be mean, median, min or max; got {agg!r}")
-    grid = df.pivot_table(index=yc, columns=xc, values=vc, aggfunc=agg).sort_index().sort_index(axis=1)
+    table = df.pivot_table(index=yc, columns=xc, values=vc, aggfunc=agg)  # type: ignore[arg-type]
+    grid = table.sort_index().sort_index(axis=1)
     ax = _axes(ax)
     image = ax.imshow(grid.to_numpy(dtype=float), origin="lower", aspect="auto", cmap=cmap)
     ax.set_xticks(range(grid.shape[1]), [str(v) for v in grid.columns])
@@ -114,8 +117,15 @@ def heatmap(
         middle = np.nanmean(values) if np.isfinite(values).any() else 0.0
         for (i, j), v in np.ndenumerate(values):
             if np.isfinite(v):
-                ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=7,
-                        color="white" if v < middle else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{v:.3g}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if v < middle else "black",
+                )
     ax.set_title(title or f"{vc} over {xc} x {yc}")
     return ax
 
@@ -148,9 +158,14 @@ def bar(
             lows.append(0 if row is None else row["mean"] - row["min"])
             highs.append(0 if row is None else row["max"] - row["mean"])
         pos = np.arange(len(categories)) - 0.4 + width * (k + 0.5)
-        ax.bar(pos, means, width, yerr=[lows, highs], capsize=2, label=None if s is None else str(s))
-    ax.set_xticks(range(len(categories)), [str(c) for c in categories],
-                  rotation=30 if len(categories) > 6 else 0)
+        ax.bar(
+            pos, means, width, yerr=[lows, highs], capsize=2, label=None if s is None else str(s)
+        )
+    ax.set_xticks(
+        range(len(categories)),
+        [str(c) for c in categories],
+        rotation=30 if len(categories) > 6 else 0,
+    )
     ax.set_xlabel(axis_label(xc))
     ax.set_ylabel(axis_label(yc))
     if logy:

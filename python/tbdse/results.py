@@ -88,7 +88,8 @@ def _param_columns(plan: Plan, rows: np.ndarray) -> dict[str, Any]:
             mask = scheme_of == si
             if name in swept:
                 j = swept[name]
-                vals = np.array(axes.values[j] + [None], dtype=object)
+                vals = np.empty(len(axes.values[j]), dtype=object)
+                vals[:] = axes.values[j]
                 col[mask] = vals[axes.points[plan.point_of[rows[mask]], j]]
             else:
                 col[mask] = s.params[name]
@@ -96,12 +97,16 @@ def _param_columns(plan: Plan, rows: np.ndarray) -> dict[str, Any]:
     return out
 
 
-def _gpu_columns(plan: Plan, rows: np.ndarray, overrides: Mapping[str, np.ndarray]) -> dict[str, Any]:
+def _gpu_columns(
+    plan: Plan, rows: np.ndarray, overrides: Mapping[str, np.ndarray]
+) -> dict[str, Any]:
     """Every GPU field's effective value (all GPU fields are numbers)."""
     out = {}
     for f in field_info():
         name = f["name"]
-        values = np.array([g.to_dict()[name] for g in plan.gpus], dtype=np.float64)[plan.gpu_of[rows]]
+        values = np.array([g.to_dict()[name] for g in plan.gpus], dtype=np.float64)[
+            plan.gpu_of[rows]
+        ]
         if name in overrides:
             swept = overrides[name][rows]
             values = np.where(np.isnan(swept), values, swept)
@@ -109,7 +114,9 @@ def _gpu_columns(plan: Plan, rows: np.ndarray, overrides: Mapping[str, np.ndarra
     return out
 
 
-def _workload_columns(plan: Plan, rows: np.ndarray, cost_overrides: Mapping[str, np.ndarray]) -> dict[str, Any]:
+def _workload_columns(
+    plan: Plan, rows: np.ndarray, cost_overrides: Mapping[str, np.ndarray]
+) -> dict[str, Any]:
     tables = plan.workloads
     w_of = plan.workload_of[rows]
     out: dict[str, Any] = {"workload": np.array([w.name for w in tables], dtype=object)[w_of]}
@@ -162,9 +169,8 @@ def build_frame(
     data["seed"] = np.full(len(rows), plan.seed, dtype=np.int64)
     for c, name in enumerate(columns):
         values = metrics[rows, c]
-        if name.endswith("_cycles") or name in ("events",):
-            if not np.isnan(values).any():
-                values = values.astype(np.int64)
+        if (name.endswith("_cycles") or name == "events") and not np.isnan(values).any():
+            values = values.astype(np.int64)
         data[name] = values
     if plan.baseline_of is not None:
         base = metrics[plan.baseline_of[rows], list(columns).index("makespan_cycles")]
@@ -175,7 +181,7 @@ def build_frame(
             data["speedup"] = base / mine
     if record_errors:
         data["status"] = np.array([STATUS_NAMES[int(s)] for s in status[rows]], dtype=object)
-        data["error"] = np.array([errors[i] for i in rows], dtype=object)
+        data["error"] = np.array([errors[int(i)] for i in rows], dtype=object)
     data["config_hash"] = np.array([f"{int(h):016x}" for h in hashes[rows]], dtype=object)
     data["tbdse_version"] = tbdse.__version__
     return pd.DataFrame(data)

@@ -74,7 +74,9 @@ def _raise_run_error(core: _core.Sweep, run: int, message: str) -> None:
 class _Checkpoint:
     """Finished runs on disk: one parquet file per chunk plus meta.json."""
 
-    def __init__(self, directory: str | Path, seed: int, columns_hint: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, directory: str | Path, seed: int, columns_hint: Sequence[str] | None = None
+    ) -> None:
         self.dir = Path(directory)
         self.dir.mkdir(parents=True, exist_ok=True)
         meta = self.dir / "meta.json"
@@ -108,11 +110,19 @@ class _Checkpoint:
 class _Runner:
     """Simulates a plan's runs in adaptive chunks and collects their rows."""
 
-    def __init__(self, plan: Plan, threads: int | None, progress: bool | None,
-                 on_error: str, checkpoint: str | Path | None) -> None:
+    def __init__(
+        self,
+        plan: Plan,
+        threads: int | None,
+        progress: bool | None,
+        on_error: str,
+        checkpoint: str | Path | None,
+    ) -> None:
         if on_error not in ("raise", "record"):
             raise ConfigError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        if threads is not None and (
+            isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+        ):
             raise ConfigError(f"threads must be a whole number >= 1 or None; got {threads!r}")
         self.plan = plan
         self.threads = threads or 0
@@ -130,8 +140,14 @@ class _Runner:
         if self.checkpoint is not None:
             self._restore(self.checkpoint.load())
 
-    def _store(self, runs: np.ndarray, columns: list[str], metrics: np.ndarray,
-               status: np.ndarray, errors: Sequence[str]) -> None:
+    def _store(
+        self,
+        runs: np.ndarray,
+        columns: list[str],
+        metrics: np.ndarray,
+        status: np.ndarray,
+        errors: Sequence[str],
+    ) -> None:
         if self.columns is None:
             self.columns = list(columns)
             self.metrics = np.full((self.plan.runs, len(columns)), np.nan)
@@ -140,23 +156,34 @@ class _Runner:
             raise SimulationError("internal: result columns changed between chunks")
         self.metrics[runs] = metrics
         self.status[runs] = status
-        for i, e in zip(runs, errors):
+        for i, e in zip(runs, errors, strict=True):
             self.errors[i] = e
         self.done[runs] = True
 
     def _restore(self, stored: pd.DataFrame | None) -> None:
         if stored is None or stored.empty:
             return
-        key = {(int(h), int(r)): i for i, (h, r) in
-               enumerate(zip(self.hashes.view(np.int64), self.plan.replicate_of))}
+        key = {
+            (int(h), int(r)): i
+            for i, (h, r) in enumerate(
+                zip(self.hashes.view(np.int64), self.plan.replicate_of, strict=True)
+            )
+        }
         columns = [c for c in stored.columns if not c.startswith("_")]
-        found = [key.get((int(h), int(r)), -1) for h, r in zip(stored["_hash"], stored["_replicate"])]
+        found = [
+            key.get((int(h), int(r)), -1)
+            for h, r in zip(stored["_hash"], stored["_replicate"], strict=True)
+        ]
         mask = np.array(found) >= 0
         if not mask.any():
             return
-        self._store(np.array(found)[mask], columns, stored.loc[mask, columns].to_numpy(np.float64),
-                    stored.loc[mask, "_status"].to_numpy(np.int8),
-                    stored.loc[mask, "_error"].tolist())
+        self._store(
+            np.array(found)[mask],
+            columns,
+            stored.loc[mask, columns].to_numpy(np.float64),
+            stored.loc[mask, "_status"].to_numpy(np.int8),
+            stored.loc[mask, "_error"].tolist(),
+        )
 
     def run(self) -> None:
         todo = np.nonzero(~self.done)[0]
@@ -189,8 +216,9 @@ class _Runner:
             first = int(chunk[np.nonzero(status)[0][0]])
             _raise_run_error(self.core, first, self.errors[first])
 
-    def _update_progress(self, bar: Any, pos: int, total: int, start: float,
-                         cum: np.ndarray, take: int) -> Any:
+    def _update_progress(
+        self, bar: Any, pos: int, total: int, start: float, cum: np.ndarray, take: int
+    ) -> Any:
         if self.progress is False:
             return None
         elapsed = time.perf_counter() - start
@@ -210,8 +238,16 @@ class _Runner:
             self.columns = list(self.core.columns)
             self.metrics = np.full((self.plan.runs, len(self.columns)), np.nan)
         assert self.metrics is not None
-        return build_frame(self.plan, self.columns, self.metrics, self.hashes, self.status,
-                           self.errors, self.done, self.on_error == "record")
+        return build_frame(
+            self.plan,
+            self.columns,
+            self.metrics,
+            self.hashes,
+            self.status,
+            self.errors,
+            self.done,
+            self.on_error == "record",
+        )
 
 
 def sweep(
@@ -220,7 +256,7 @@ def sweep(
     scheme: SchemeArg,
     *,
     grid: Mapping[str, Sequence[Any]] | None = None,
-    zip: Mapping[str, Sequence[Any]] | None = None,  # noqa: A002 - the natural name
+    zip: Mapping[str, Sequence[Any]] | None = None,
     baseline: Scheme | str | Mapping[str, Any] | None = None,
     replicates: int = 1,
     seed: int = 0,
@@ -264,8 +300,9 @@ def sweep(
         runner.run()
     except KeyboardInterrupt:
         raise SweepInterrupted(
-            runner.frame(), f"sweep interrupted: {int(runner.done[: plan.main_runs].sum())} of "
-            f"{plan.main_runs} runs finished (see .results)"
+            runner.frame(),
+            f"sweep interrupted: {int(runner.done[: plan.main_runs].sum())} of "
+            f"{plan.main_runs} runs finished (see .results)",
         ) from None
     return runner.frame()
 
@@ -273,8 +310,14 @@ def sweep(
 class Result:
     """One simulation: its metrics, its configuration and, on request, its timeline."""
 
-    def __init__(self, row: pd.Series, timeline: Mapping[str, np.ndarray] | None,
-                 workload: Workload, gpu: Gpu, scheme: Scheme) -> None:
+    def __init__(
+        self,
+        row: pd.Series,
+        timeline: Mapping[str, np.ndarray] | None,
+        workload: Workload,
+        gpu: Gpu,
+        scheme: Scheme,
+    ) -> None:
         self.row = row
         self.workload, self.gpu, self.scheme = workload, gpu, scheme
         self._timeline = timeline
@@ -293,8 +336,11 @@ class Result:
         names = [str(c) for c in self.row.index]
         first = names.index("makespan_cycles")
         last = names.index("config_hash")
-        return {n: self.row[n].item() if hasattr(self.row[n], "item") else self.row[n]
-                for n in names[first:last] if pd.notna(self.row[n])}
+        return {
+            n: self.row[n].item() if hasattr(self.row[n], "item") else self.row[n]
+            for n in names[first:last]
+            if pd.notna(self.row[n])
+        }
 
     @property
     def stats(self) -> dict[str, float]:
@@ -310,7 +356,9 @@ class Result:
     def timeline(self) -> pd.DataFrame:
         """One row per task: kernel, level, SM, slot and ready/start/end cycles, by start time."""
         if self._timeline is None:
-            raise ConfigError("this result has no timeline; simulate(..., timeline=True) records one")
+            raise ConfigError(
+                "this result has no timeline; simulate(..., timeline=True) records one"
+            )
         t = self._timeline
         graph = self.workload.graph
         kernel_names = np.array([k.name for k in self.workload.kernels], dtype=object)
@@ -360,7 +408,14 @@ def simulate(
     core = plan.core()
     out = core.run_single(0, bool(timeline))
     done = np.ones(1, dtype=bool)
-    frame = build_frame(plan, out["columns"], out["metrics"], out["config_hash"],
-                        out["status"], out["errors"], done, False)
+    frame = build_frame(
+        plan,
+        out["columns"],
+        out["metrics"],
+        out["config_hash"],
+        out["status"],
+        out["errors"],
+        done,
+        False,
+    )
     return Result(frame.iloc[0], out["timeline"], workloads[0], gpus[0], schemes[0])
-

@@ -49,7 +49,9 @@ class Scheme:
 
     scheme_name: ClassVar[str | None] = None
 
-    def __init__(self, name: str | None = None, /, **params: Any) -> None:
+    def __init__(
+        self, name: str | None = None, /, *, label: str | None = None, **params: Any
+    ) -> None:
         name = name or self.scheme_name
         if name is None:
             raise ConfigError("a scheme needs a name")
@@ -58,12 +60,15 @@ class Scheme:
         _core.check_scheme(name, encoded)
         values = {p["name"]: p["default"] for p in meta["params"]}
         values.update(params)
+        if label is not None and (not isinstance(label, str) or not label):
+            raise ConfigError(f"scheme '{name}': label must be a non-empty string; got {label!r}")
         self.name: str = name
         self.params: dict[str, Any] = values
         self._given = dict(params)
+        self._label = label
 
     def replace(self, **params: Any) -> Scheme:
-        return Scheme(self.name, **{**self._given, **params})
+        return Scheme(self.name, label=self._label, **{**self._given, **params})
 
     def param_info(self) -> list[Mapping[str, Any]]:
         return list(info(self.name)["params"])
@@ -72,7 +77,7 @@ class Scheme:
         return encode_all(info(self.name)["params"], self.params, f"scheme '{self.name}'")
 
     def key(self) -> tuple[Any, ...]:
-        return (self.name, tuple(sorted(self.params.items())))
+        return (self.name, tuple(sorted(self.params.items())), self._label)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Scheme) and self.key() == other.key()
@@ -82,10 +87,15 @@ class Scheme:
 
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self._given.items())
+        if self._label is not None:
+            args += f", label={self._label!r}"
         return f"Scheme({self.name!r}{args})"
 
     def label(self) -> str:
-        """Short label for tables and legends: the name plus non-default parameters."""
+        """Short label for tables and legends: the given label, else the name plus
+        non-default parameters."""
+        if self._label is not None:
+            return self._label
         defaults = {p["name"]: p["default"] for p in info(self.name)["params"]}
         changed = [f"{k}={v}" for k, v in self.params.items() if defaults[k] != v]
         return self.name + (f"({', '.join(changed)})" if changed else "")

@@ -64,8 +64,14 @@ class Problems:
 
     def add(self, path: Path_, message: str) -> None:
         where = self.doc.where(path)
-        mark = next((self.doc.marks[path[:c]] for c in range(len(path), -1, -1)
-                     if path[:c] in self.doc.marks), (0, 0))
+        mark = next(
+            (
+                self.doc.marks[path[:c]]
+                for c in range(len(path), -1, -1)
+                if path[:c] in self.doc.marks
+            ),
+            (0, 0),
+        )
         self.items.append((mark, f"{where}: {path_str(path)}: {message}"))
 
     def __bool__(self) -> bool:
@@ -105,7 +111,9 @@ def _scalar(node: yaml.ScalarNode) -> Any:
 def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str]) -> Any:
     doc.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if not node.tag.startswith("tag:yaml.org,2002:"):
-        errors.append(f"{doc.where(path)}: {path_str(path)}: custom tag {node.tag} is not supported")
+        errors.append(
+            f"{doc.where(path)}: {path_str(path)}: custom tag {node.tag} is not supported"
+        )
         return None
     if isinstance(node, yaml.ScalarNode):
         return _scalar(node)
@@ -158,6 +166,8 @@ def load_yaml(source: str | Path, *, text: str | None = None) -> Located:
     errors: list[str] = []
     doc.data = _convert(node, (), doc, errors)
     if errors:
-        raise ConfigError(f"{name}: {len(errors)} problem{'s' if len(errors) > 1 else ''}:\n  "
-                          + "\n  ".join(errors))
+        raise ConfigError(
+            f"{name}: {len(errors)} problem{'s' if len(errors) > 1 else ''}:\n  "
+            + "\n  ".join(errors)
+        )
     return doc

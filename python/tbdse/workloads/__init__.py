@@ -6,6 +6,8 @@ Generators (registered by name for YAML files and sweeps): ``wavefront``,
 :func:`from_edges`, :func:`from_networkx`.
 """
 
+import pandas as pd
+
 from tbdse.workloads.base import GENERATORS, Kernel, Workload, generator_names
 from tbdse.workloads.generators import (
     barrier,
@@ -61,9 +63,8 @@ def make(generator: str, /, **params: object) -> Workload:
         raise ConfigError(f"workload generator '{generator}': {exc}") from None
 
 
-def list_generators() -> "pd.DataFrame":  # noqa: F821
+def list_generators() -> pd.DataFrame:
     """One row per generator parameter."""
-    import pandas as pd
 
     rows = []
     for name in generator_names():

@@ -175,7 +175,9 @@ class Workload:
         g = nx.DiGraph()
         levels, kernels, costs = self.graph.levels(), self.graph.kernels(), self.graph.costs()
         for t in range(self.tasks):
-            g.add_node(t, level=int(levels[t]), kernel=self.kernels[kernels[t]].name, cost=int(costs[t]))
+            g.add_node(
+                t, level=int(levels[t]), kernel=self.kernels[kernels[t]].name, cost=int(costs[t])
+            )
         starts, edges = self.graph.edge_starts(), self.graph.edges()
         for t in range(self.tasks):
             for e in range(starts[t], starts[t + 1]):

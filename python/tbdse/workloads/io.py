@@ -15,6 +15,7 @@ lists may wrap over several lines.  Dummy nodes are dropped unless
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -90,16 +91,16 @@ def from_networkx(
     ``workload.labels[i]`` is the original node of task i.
     """
     nodes: list[Hashable] = list(g.nodes)
-    try:
+    with contextlib.suppress(TypeError):  # unsortable labels keep insertion order
         nodes = sorted(nodes)  # type: ignore[type-var]
-    except TypeError:
-        pass
     index = {node: i for i, node in enumerate(nodes)}
     edges = [(index[u], index[v]) for u, v in g.edges]
     costs = None
     if cost_attr and nodes and all(cost_attr in g.nodes[v] for v in nodes):
         costs = [g.nodes[v][cost_attr] for v in nodes]
-    made = from_edges(edges, len(nodes), name=name, costs=costs, cost=cost, kernel=kernel, kernels=kernels)
+    made = from_edges(
+        edges, len(nodes), name=name, costs=costs, cost=cost, kernel=kernel, kernels=kernels
+    )
     made.labels = nodes
     return made
 
@@ -129,7 +130,9 @@ def read_edge_list(
         if len(text) != 2 or not all(t.lstrip("-").isdigit() for t in text):
             raise ConfigError(f"{path}:{lineno}: expected 'parent child' node ids; got {line!r}")
         edges.append((int(text[0]), int(text[1])))
-    made = from_edges(edges, name=name or Path(path).stem, cost=cost, kernel=kernel, kernels=kernels)
+    made = from_edges(
+        edges, name=name or Path(path).stem, cost=cost, kernel=kernel, kernels=kernels
+    )
     made.generator, made.params = "edge_list", {"path": str(path)}
     return made
 
@@ -154,14 +157,16 @@ def _stg_tasks(text: str, path: str) -> tuple[list[int], list[tuple[int, int, li
     while pos < len(tokens):
         if pos + 3 > len(tokens):
             raise ConfigError(f"{path}:{tokens[pos][1]}: truncated task record")
-        (tid, line), (cost_units, _), (npred, _) = tokens[pos : pos + 3]
+        (tid, at_line), (cost_units, _), (npred, _) = tokens[pos : pos + 3]
         pos += 3
         if npred < 0 or pos + npred > len(tokens):
-            raise ConfigError(f"{path}:{line}: task {tid} lists {npred} predecessors; file ends")
+            raise ConfigError(f"{path}:{at_line}: task {tid} lists {npred} predecessors; file ends")
         preds = [v for v, _ in tokens[pos : pos + npred]]
         pos += npred
         if cost_units < 0:
-            raise ConfigError(f"{path}:{line}: task {tid} has negative processing time {cost_units}")
+            raise ConfigError(
+                f"{path}:{at_line}: task {tid} has negative processing time {cost_units}"
+            )
         records.append((tid, cost_units, preds))
     return header, records
 
@@ -223,5 +228,9 @@ def read_stg(
     )
     made.labels = kept
     made.generator = "stg"
-    made.params = {"path": str(path), "cycles_per_unit": cycles_per_unit, "keep_dummies": keep_dummies}
+    made.params = {
+        "path": str(path),
+        "cycles_per_unit": cycles_per_unit,
+        "keep_dummies": keep_dummies,
+    }
     return made
