@@ -73,6 +73,9 @@ class Workload:
         self.name = name
         self.kernels: tuple[Kernel, ...] = kernels
         self.cost: CostModel = constant() if cost is None else as_cost(cost)
+        # The cost model the user chose, or None when it is the generator's
+        # default (which may depend on generator parameters, e.g. STG units).
+        self.chosen_cost: CostModel | None = None if cost is None else self.cost
         self.generator = generator
         self.params: dict[str, Any] = dict(params or {})
         self.labels = list(labels) if labels is not None else None
@@ -134,7 +137,7 @@ class Workload:
                 raise unknown_name(f"parameter of workload generator '{gen.name}'", key, gen.params)
         changes = {k: gen.coerce(k, v) for k, v in changes.items()}
         params = {**self.params, **changes}
-        made = gen.func(**params, cost=self.cost, kernels=self.kernels)
+        made = gen.func(**params, cost=self.chosen_cost, kernels=self.kernels)
         return made._copy(name=self.name) if self.name != gen.default_name(self.params) else made
 
     def _copy(self, **changes: Any) -> Workload:
@@ -147,7 +150,10 @@ class Workload:
             "labels": self.labels,
         }
         args.update(changes)
-        return Workload(self.graph, **args)
+        made = Workload(self.graph, **args)
+        if "cost" not in changes:
+            made.chosen_cost = self.chosen_cost
+        return made
 
     # -- what the core needs ------------------------------------------------------------
     def core_tuple(self) -> tuple[str, _core.TaskGraph, list[tuple[str, int, int, int]]]:

@@ -227,6 +227,7 @@ def read_stg(
         kernels=kernels,
     )
     made.labels = kept
+    made.chosen_cost = None if cost is None else made.cost  # the default follows cycles_per_unit
     made.generator = "stg"
     made.params = {
         "path": str(path),
