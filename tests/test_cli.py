@@ -17,8 +17,19 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_run_quickstart_as_the_installed_command(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("tbdse")
     out = tmp_path / "qs"
-    done = subprocess.run([str(exe), "run", str(ROOT / "experiments/quickstart.yaml"), "-o", str(out),
-                           "--no-progress"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [
+            str(exe),
+            "run",
+            str(ROOT / "experiments/quickstart.yaml"),
+            "-o",
+            str(out),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert f"results and figures are in {out}" in done.stdout
     frame = pd.read_parquet(out / "results.parquet")

@@ -61,19 +61,31 @@ def test_every_shipped_experiment_validates() -> None:
 
 
 def test_run_writes_tables_figure_and_resolved_config(tmp_path: Path) -> None:
-    path = write(tmp_path, BASE + textwrap.dedent("""\
+    path = write(
+        tmp_path,
+        BASE
+        + textwrap.dedent("""\
         outputs:
           tables: [parquet, csv]
           plots:
             - {kind: line, x: gpu.sms, y: speedup, file: speedup.png}
             - {kind: heatmap, x: gpu.sms, y: replicate, value: makespan_us, file: heat.png}
-            - {kind: bar, x: gpu.sms, y: makespan_us, file: bars.png, where: {scheme: dataflow_ideal}}
-    """))
+            - {kind: bar, x: gpu.sms, y: makespan_us, file: bars.png,
+               where: {scheme: dataflow_ideal}}
+    """),
+    )
     out = tmp_path / "out"
     frame = experiment.load(path).run(out, progress=False, echo=lambda _: None)
     # 2 schemes x 2 values of sms x 2 replicates
     assert len(frame) == 8
-    for name in ("results.parquet", "results.csv", "resolved.yaml", "speedup.png", "heat.png", "bars.png"):
+    for name in (
+        "results.parquet",
+        "results.csv",
+        "resolved.yaml",
+        "speedup.png",
+        "heat.png",
+        "bars.png",
+    ):
         assert (out / name).stat().st_size > 0, name
     assert not (out / "checkpoint").exists()
     stored = pd.read_parquet(out / "results.parquet")
@@ -91,8 +103,13 @@ def test_misspelt_top_level_key_names_line_and_suggestion(tmp_path: Path) -> Non
 
 
 def test_misspelt_scheme_parameter(tmp_path: Path) -> None:
-    path = write(tmp_path, BASE.replace("schemes: [global_barrier, dataflow_ideal]",
-                                        "schemes: [global_barrier, {name: dataflow_ideal, polcy: fifo}]"))
+    path = write(
+        tmp_path,
+        BASE.replace(
+            "schemes: [global_barrier, dataflow_ideal]",
+            "schemes: [global_barrier, {name: dataflow_ideal, polcy: fifo}]",
+        ),
+    )
     msg = problems_of(path)
     assert "schemes[1].polcy" in msg and "did you mean 'policy'" in msg
     assert "exp.yaml:10:" in msg
@@ -100,7 +117,8 @@ def test_misspelt_scheme_parameter(tmp_path: Path) -> None:
 
 def test_unknown_scheme_and_generator_suggest_names(tmp_path: Path) -> None:
     text = BASE.replace("[global_barrier, dataflow_ideal]", "[global_barier]").replace(
-        "generator: wavefront", "generator: wavefrnt")
+        "generator: wavefront", "generator: wavefrnt"
+    )
     msg = problems_of(write(tmp_path, text))
     assert "did you mean 'global_barrier'" in msg
     assert "did you mean 'wavefront'" in msg
@@ -114,7 +132,9 @@ def test_duplicate_keys_are_rejected_with_both_lines(tmp_path: Path) -> None:
 
 
 def test_exponent_numbers_are_numbers(tmp_path: Path) -> None:
-    text = BASE.replace("mean: 2000", "mean: 2e3").replace("gpu.sms: [1, 2]", "cost.mean: [1e3, 4e3]")
+    text = BASE.replace("mean: 2000", "mean: 2e3").replace(
+        "gpu.sms: [1, 2]", "cost.mean: [1e3, 4e3]"
+    )
     exp = experiment.load(write(tmp_path, text))
     assert exp.workloads[0].cost.params["mean"] == 2000.0
     assert exp.grid == {"cost.mean": [1000.0, 4000.0]}
@@ -124,9 +144,11 @@ def test_exponent_numbers_are_numbers(tmp_path: Path) -> None:
 
 
 def test_wrong_types_and_negative_sizes_are_all_reported(tmp_path: Path) -> None:
-    text = (BASE.replace("rows: 6", "rows: six")
-            .replace("{preset: gtx480, host_launch_us: 5}", "{preset: gtx480, sms: 0}")
-            .replace("replicates: 2", "replicates: 0"))
+    text = (
+        BASE.replace("rows: 6", "rows: six")
+        .replace("{preset: gtx480, host_launch_us: 5}", "{preset: gtx480, sms: 0}")
+        .replace("replicates: 2", "replicates: 0")
+    )
     msg = problems_of(write(tmp_path, text))
     assert "3 problems" in msg
     assert "workload" in msg and "'rows'" in msg and "'six'" in msg
@@ -162,7 +184,8 @@ def test_plot_column_checked_after_structure(tmp_path: Path) -> None:
 
 def test_impossible_configuration_is_rejected_before_running(tmp_path: Path) -> None:
     text = BASE.replace("[global_barrier, dataflow_ideal]", "[cdp]").replace(
-        "{preset: gtx480, host_launch_us: 5}", "{preset: gtx480, tb_slots: 1}")
+        "{preset: gtx480, host_launch_us: 5}", "{preset: gtx480, tb_slots: 1}"
+    )
     msg = problems_of(write(tmp_path, text))
     assert "cdp" in msg and "parent kernel" in msg and "gpu.sms=1" in msg
 
@@ -171,7 +194,8 @@ def test_stg_file_paths_are_relative_to_the_experiment(tmp_path: Path) -> None:
     (tmp_path / "graphs").mkdir()
     (tmp_path / "graphs" / "g.stg").write_text((ROOT / "tests/data/stg/rand0000.stg").read_text())
     text = BASE.replace(
-        "generator: wavefront\n  rows: 6\n  cols: 6\n  cost: {model: lognormal, mean: 2000, sigma: 0.2}",
+        "generator: wavefront\n  rows: 6\n  cols: 6\n"
+        "  cost: {model: lognormal, mean: 2000, sigma: 0.2}",
         "file: graphs/g.stg\n  cycles_per_unit: 100",
     )
     exp = experiment.load(write(tmp_path, text))
@@ -179,14 +203,16 @@ def test_stg_file_paths_are_relative_to_the_experiment(tmp_path: Path) -> None:
     assert exp.workloads[0].cost.params["scale"] == 100
 
 
-def test_interrupted_run_resumes_from_its_checkpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_run_resumes_from_its_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     exp = experiment.load(write(tmp_path, BASE))
     reference = exp.run(tmp_path / "ref", progress=False, echo=lambda _: None)
 
     import tbdse.runner as sweep_mod
 
     monkeypatch.setattr(sweep_mod, "FIRST_CHUNK_WEIGHT", 1.0)  # one run per chunk at first
-    monkeypatch.setattr(sweep_mod, "CHUNK_SECONDS", 1e-9)      # and afterwards
+    monkeypatch.setattr(sweep_mod, "CHUNK_SECONDS", 1e-9)  # and afterwards
     calls = {"n": 0}
     original = sweep_mod._Runner._check_errors
 
@@ -211,11 +237,13 @@ def test_interrupted_run_resumes_from_its_checkpoint(tmp_path: Path, monkeypatch
 
 
 def test_from_dict_builds_the_same_experiment() -> None:
-    exp = experiment.from_dict({
-        "gpu": "gtx480",
-        "workload": {"generator": "chain", "n": 4, "cost": 100},
-        "scheme": "dataflow_ideal",
-    })
+    exp = experiment.from_dict(
+        {
+            "gpu": "gtx480",
+            "workload": {"generator": "chain", "n": 4, "cost": 100},
+            "scheme": "dataflow_ideal",
+        }
+    )
     frame = exp.run(Path(__import__("tempfile").mkdtemp()), progress=False, echo=lambda _: None)
     assert frame["makespan_cycles"].iloc[0] == 21000 + 400  # 30 us launch at 700 MHz + 4 x 100
     assert isinstance(exp.schemes[0], td.Scheme)

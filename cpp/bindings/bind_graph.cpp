@@ -2,6 +2,9 @@
 // arrays are exposed as read-only NumPy views owned by the graph.
 #include <pybind11/stl.h>
 
+#include <limits>
+#include <string>
+
 #include "bindings.hpp"
 #include "core/errors.hpp"
 #include "core/generators.hpp"
@@ -28,6 +31,15 @@ std::shared_ptr<TaskGraph> build(std::int64_t nodes, const IntArray& src, const 
   if (launch_group) in.launch_group = to_vector(*launch_group);
   py::gil_scoped_release release;
   return std::make_shared<TaskGraph>(TaskGraph::build(std::move(in)));
+}
+
+// A generator argument as int32, or ConfigError naming it.
+std::int32_t arg32(std::int64_t value, const char* generator, const char* name) {
+  if (value < std::numeric_limits<std::int32_t>::min() ||
+      value > std::numeric_limits<std::int32_t>::max())
+    throw ConfigError(std::string(generator) + ": '" + name + "' = " + std::to_string(value) +
+                      " is out of range (at most 2147483647)");
+  return static_cast<std::int32_t>(value);
 }
 
 template <class F>
@@ -73,16 +85,26 @@ void register_graph(py::module_& m) {
         return g.critical_path(c);
       });
 
-  m.def("make_wavefront", [](std::int32_t rows, std::int32_t cols) {
-    return released([&] { return make_wavefront(rows, cols); });
+  m.def("make_wavefront", [](std::int64_t rows, std::int64_t cols) {
+    const auto r = arg32(rows, "wavefront", "rows"), c = arg32(cols, "wavefront", "cols");
+    return released([&] { return make_wavefront(r, c); });
   }, py::arg("rows"), py::arg("cols"));
-  m.def("make_barrier", [](std::int32_t width, std::int32_t stages, std::int32_t group) {
-    return released([&] { return make_barrier(width, stages, group); });
+  m.def("make_barrier", [](std::int64_t width, std::int64_t stages, std::int64_t group) {
+    const auto w = arg32(width, "barrier", "width"), s = arg32(stages, "barrier", "stages"),
+               g = arg32(group, "barrier", "group");
+    return released([&] { return make_barrier(w, s, g); });
   }, py::arg("width"), py::arg("stages"), py::arg("group"));
   m.def("make_layered_random",
-        [](std::int32_t layers, std::int32_t width, double edge_prob, std::int32_t span,
-           std::uint64_t seed) {
-          return released([&] { return make_layered_random(layers, width, edge_prob, span, seed); });
+        [](std::int64_t layers, std::int64_t width, double edge_prob, std::int64_t span,
+           std::int64_t seed) {
+          const auto l = arg32(layers, "layered_random", "layers");
+          const auto w = arg32(width, "layered_random", "width");
+          const auto s = arg32(span, "layered_random", "span");
+          if (seed < 0)
+            throw ConfigError("layered_random: 'seed' must be >= 0; got " + std::to_string(seed));
+          return released([&] {
+            return make_layered_random(l, w, edge_prob, s, static_cast<std::uint64_t>(seed));
+          });
         },
         py::arg("layers"), py::arg("width"), py::arg("edge_prob"), py::arg("span"), py::arg("seed"));
 }

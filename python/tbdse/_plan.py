@@ -185,7 +185,7 @@ class Plan:
             self.workload_of.astype(i32),  # each derived workload carries its own cost model
             self.replicate_of.astype(i32),
             [(k.target, k.name, v) for k, v in self.overrides],
-            int(self.seed) & 0xFFFFFFFFFFFFFFFF,
+            int(self.seed),
         )
 
 
@@ -236,8 +236,8 @@ def build_plan(
         or replicates < 1
     ):
         raise ConfigError(f"'replicates' must be a whole number >= 1; got {replicates!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ConfigError(f"'seed' must be a whole number >= 0; got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise ConfigError(f"'seed' must be a whole number in [0, 2**63); got {seed!r}")
     table: list[Workload] = []
     index: dict[Any, int] = {}
     derived = [_derived_workloads(w, axes, table, index) for w in workloads]

@@ -131,8 +131,8 @@ class _Runner:
         self.core = plan.core()
         self.hashes = self.core.validate()  # every ConfigError before anything runs
         n = plan.runs
-        self.columns: list[str] | None = None
-        self.metrics: np.ndarray | None = None
+        self.columns: list[str] = list(self.core.columns)
+        self.metrics = np.full((n, len(self.columns)), np.nan)
         self.status = np.zeros(n, dtype=np.int8)
         self.errors = [""] * n
         self.done = np.zeros(n, dtype=bool)
@@ -143,17 +143,10 @@ class _Runner:
     def _store(
         self,
         runs: np.ndarray,
-        columns: list[str],
         metrics: np.ndarray,
         status: np.ndarray,
         errors: Sequence[str],
     ) -> None:
-        if self.columns is None:
-            self.columns = list(columns)
-            self.metrics = np.full((self.plan.runs, len(columns)), np.nan)
-        assert self.metrics is not None
-        if list(columns) != self.columns:
-            raise SimulationError("internal: result columns changed between chunks")
         self.metrics[runs] = metrics
         self.status[runs] = status
         for i, e in zip(runs, errors, strict=True):
@@ -161,29 +154,31 @@ class _Runner:
         self.done[runs] = True
 
     def _restore(self, stored: pd.DataFrame | None) -> None:
+        """Marks runs found in a checkpoint as done, with their stored results.
+
+        Identical configurations (same hash and replicate) share one stored row;
+        stored columns are matched by name (a checkpoint written by a sweep with
+        other schemes may have other statistics).
+        """
         if stored is None or stored.empty:
             return
-        key = {
-            (int(h), int(r)): i
-            for i, (h, r) in enumerate(
-                zip(self.hashes.view(np.int64), self.plan.replicate_of, strict=True)
-            )
-        }
-        columns = [c for c in stored.columns if not c.startswith("_")]
-        found = [
-            key.get((int(h), int(r)), -1)
-            for h, r in zip(stored["_hash"], stored["_replicate"], strict=True)
-        ]
-        mask = np.array(found) >= 0
-        if not mask.any():
-            return
-        self._store(
-            np.array(found)[mask],
-            columns,
-            stored.loc[mask, columns].to_numpy(np.float64),
-            stored.loc[mask, "_status"].to_numpy(np.int8),
-            stored.loc[mask, "_error"].tolist(),
-        )
+        runs_of: dict[tuple[int, int], list[int]] = {}
+        keys = zip(self.hashes.view(np.int64), self.plan.replicate_of, strict=True)
+        for i, (h, r) in enumerate(keys):
+            runs_of.setdefault((int(h), int(r)), []).append(i)
+        values = np.full((len(stored), len(self.columns)), np.nan)
+        for c, name in enumerate(self.columns):
+            if name in stored.columns:
+                values[:, c] = stored[name].to_numpy(np.float64)
+        status = stored["_status"].to_numpy(np.int8)
+        errors = stored["_error"].tolist()
+        rows, runs = [], []
+        for row, (h, r) in enumerate(zip(stored["_hash"], stored["_replicate"], strict=True)):
+            for run in runs_of.get((int(h), int(r)), ()):
+                rows.append(row)
+                runs.append(run)
+        if runs:
+            self._store(np.array(runs), values[rows], status[rows], [errors[k] for k in rows])
 
     def run(self) -> None:
         todo = np.nonzero(~self.done)[0]
@@ -199,7 +194,9 @@ class _Runner:
                 chunk = todo[pos : pos + take]
                 t0 = time.perf_counter()
                 res = self.core.run(chunk, self.threads)
-                self._store(chunk, res["columns"], res["metrics"], res["status"], res["errors"])
+                if list(res["columns"]) != self.columns:
+                    raise SimulationError("internal: result columns differ from the plan's")
+                self._store(chunk, res["metrics"], res["status"], res["errors"])
                 if self.checkpoint is not None:
                     self.checkpoint.write(self.hashes[chunk], self.plan.replicate_of[chunk], res)
                 pos += take
@@ -234,10 +231,6 @@ class _Runner:
         return bar
 
     def frame(self) -> pd.DataFrame:
-        if self.columns is None:  # nothing ran
-            self.columns = list(self.core.columns)
-            self.metrics = np.full((self.plan.runs, len(self.columns)), np.nan)
-        assert self.metrics is not None
         return build_frame(
             self.plan,
             self.columns,
@@ -399,6 +392,9 @@ def simulate(
     (:meth:`Result.timeline`).  The same workload, GPU, scheme, seed and
     replicate give the same result as the matching row of a sweep.
     """
+    for what, value in (("workload", workload), ("gpu", gpu), ("scheme", scheme)):
+        if isinstance(value, (list, tuple)):
+            raise ConfigError(f"simulate runs one configuration: give one {what}, or use sweep()")
     workloads, gpus, schemes = _normalise(workload, gpu, scheme)
     if isinstance(replicate, bool) or not isinstance(replicate, int) or replicate < 0:
         raise ConfigError(f"replicate must be a whole number >= 0; got {replicate!r}")

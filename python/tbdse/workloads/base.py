@@ -222,6 +222,8 @@ class Generator:
                 raise fail("an integer")
             if isinstance(value, float) and not value.is_integer():
                 raise fail("an integer")
+            if not -(2**63) <= value < 2**63:
+                raise fail("an integer in 64-bit range")
             return int(value)
         if kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
