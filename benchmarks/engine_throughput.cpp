@@ -79,14 +79,14 @@ Cycle reference_makespan(const tbdse::TaskGraph& graph, const std::vector<Cycle>
   std::int32_t finished = 0;
 
   const auto push_ready = [&](TaskId t) {
-    ready.push_back(graph.vid(t));
+    ready.push_back(t);  // node ids are virtual ids (TaskGraph stores the graph renamed)
     std::push_heap(ready.begin(), ready.end(), std::greater<>{});
   };
   const auto dispatch = [&](Cycle now) {
     while (!ready.empty() && free_total > 0) {
       std::int32_t sm = rr;
       while (free[sm] == 0) sm = sm + 1 == sms ? 0 : sm + 1;  // some SM has room
-      const TaskId t = graph.task_at(ready.front());
+      const TaskId t = ready.front();
       std::pop_heap(ready.begin(), ready.end(), std::greater<>{});
       ready.pop_back();
       --free[sm];
@@ -201,7 +201,7 @@ int main(int argc, char** argv) try {
   // The benchmarked tbdse run takes those costs as an array cost model, so
   // both sides simulate from the same materialised costs.
   auto array = tbdse::CostModel::make(tbdse::CostModel::Kind::ARRAY);
-  array.values = cost;
+  array.set_table(graph.in_original_order<Cycle>(cost));  // tables are by input task id
   const tbdse::SweepSpec spec = one_run(workload, gpu, array);
 
   const Cycle launch = gpu.us_to_cycles(gpu.host_launch_us);

@@ -62,27 +62,26 @@ void register_graph(py::module_& m) {
       .def_property_readonly("num_kernels", &TaskGraph::num_kernels)
       .def_property_readonly("has_launch_groups", &TaskGraph::has_launch_groups)
       .def_property_readonly("content_hash", &TaskGraph::content_hash)
-      .def("edge_starts", [](py::object self) {
-        return view_numpy(self.cast<const TaskGraph&>().edge_starts(), self);
-      })
-      .def("edges", [](py::object self) { return view_numpy(self.cast<const TaskGraph&>().edges(), self); })
-      .def("parent_counts", [](py::object self) {
-        return view_numpy(self.cast<const TaskGraph&>().parent_counts(), self);
-      })
-      .def("levels", [](py::object self) { return view_numpy(self.cast<const TaskGraph&>().levels(), self); })
-      .def("kernels", [](py::object self) { return view_numpy(self.cast<const TaskGraph&>().kernels(), self); })
-      .def("costs", [](py::object self) { return view_numpy(self.cast<const TaskGraph&>().costs(), self); })
-      .def("launch_groups", [](py::object self) {
-        return view_numpy(self.cast<const TaskGraph&>().launch_groups(), self);
+      // Arrays are in input-id order (the caller's numbering), as copies.
+      .def("edge_starts", [](const TaskGraph& g) { return to_numpy(g.original_csr().first); })
+      .def("edges", [](const TaskGraph& g) { return to_numpy(g.original_csr().second); })
+      .def("parent_counts", [](const TaskGraph& g) { return to_numpy(g.in_original_order(g.parent_counts())); })
+      .def("levels", [](const TaskGraph& g) { return to_numpy(g.in_original_order(g.levels())); })
+      .def("kernels", [](const TaskGraph& g) { return to_numpy(g.in_original_order(g.kernels())); })
+      .def("costs", [](const TaskGraph& g) { return to_numpy(g.in_original_order(g.costs())); })
+      .def("launch_groups", [](const TaskGraph& g) {
+        return to_numpy(g.in_original_order(g.launch_groups()));
       })
       .def("level_order", [](py::object self) {
-        return view_numpy(self.cast<const TaskGraph&>().level_order(), self);
-      })
+        return view_numpy(self.cast<const TaskGraph&>().original_ids(), self);
+      }, "Input task ids in virtual-id order: level by level, by id within a level.")
       .def("critical_path", [](const TaskGraph& g, const CycleArray& cost) {
-        const auto c = to_vector(cost);
+        const auto c = to_vector(cost);  // by input id
         if (c.size() != static_cast<std::size_t>(g.size()))
           throw ConfigError("critical_path: need one cost per task");
-        return g.critical_path(c);
+        std::vector<Cycle> by_node(c.size());
+        for (TaskId t = 0; t < g.size(); ++t) by_node[t] = c[g.original_id(t)];
+        return g.critical_path(by_node);
       });
 
   m.def("make_wavefront", [](std::int64_t rows, std::int64_t cols) {

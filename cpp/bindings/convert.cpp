@@ -12,6 +12,7 @@ GpuConfig make_gpu(const NamedValues& spec) {
   const auto& table = GpuConfig::params();
   const std::string owner = "GPU '" + name + "'";
   for (const auto& [key, v] : values) table.set(g, find_param(table.infos(), key, owner), v, owner);
+  check_gpu(g);
   return g;
 }
 
@@ -25,7 +26,7 @@ CostModel make_cost(const CostTuple& spec) {
   const auto& [kind, params, values] = spec;
   CostModel m = CostModel::make(CostModel::kind_from_name(kind));
   for (const auto& [key, v] : params) m.set_param(key, v);
-  if (values) m.values = to_vector(*values);
+  if (values) m.set_table(to_vector(*values));
   return m;
 }
 

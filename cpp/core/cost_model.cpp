@@ -46,6 +46,20 @@ std::size_t param_index(const CostModel& model, std::string_view name) {
                      names);
 }
 
+// f(t, z) for every node t, z = rng.normal(i) for the task's input id i (so a
+// task's draw does not depend on the graph's internal numbering), two normals
+// per generator block.
+template <class F>
+void for_each_normal(const Philox& rng, const TaskGraph& graph, F f) {
+  const std::int32_t n = graph.size();
+  for (TaskId i = 0; i + 1 < n; i += 2) {
+    const auto z = rng.normal2(static_cast<std::uint64_t>(i) >> 1);
+    f(graph.node_of(i), z[0]);
+    f(graph.node_of(i + 1), z[1]);
+  }
+  if (n % 2 == 1) f(graph.node_of(n - 1), rng.normal(static_cast<std::uint64_t>(n - 1)));
+}
+
 Cycle clamp_round(double v, Cycle floor_value) {
   if (!(v < 9.2e18)) return static_cast<Cycle>(9.2e18);  // also catches +inf
   return std::max<Cycle>(floor_value, static_cast<Cycle>(std::llround(v)));
@@ -107,6 +121,7 @@ void CostModel::check_params() const {
   if (kind == Kind::UNIFORM && param("high") < param("low"))
     throw ConfigError(owner + ": 'high' (" + std::to_string(param("high")) +
                       ") must be >= 'low' (" + std::to_string(param("low")) + ")");
+  const auto values = table();
   for (std::size_t i = 0; i < values.size(); ++i)
     if (values[i] < 0)
       throw ConfigError(owner + ": entry " + std::to_string(i) + " is negative (" +
@@ -116,6 +131,7 @@ void CostModel::check_params() const {
 void CostModel::validate(const TaskGraph& graph) const {
   check_params();
   const std::string owner = "cost model '" + kind_name(kind) + "'";
+  const auto values = table();
   if (kind == Kind::ARRAY && values.size() != static_cast<std::size_t>(graph.size()))
     throw ConfigError(owner + " has " + std::to_string(values.size()) +
                       " entries but the graph has " + std::to_string(graph.size()) + " tasks");
@@ -129,8 +145,17 @@ std::uint64_t CostModel::hash() const {
   Hasher h(0xC057);
   h.add(static_cast<std::uint64_t>(kind));
   for (const double p : params) h.add_double(p);
-  h.add_span<Cycle>(values);
+  h.add(table_hash_);
   return h.digest();
+}
+
+std::span<const Cycle> CostModel::table() const {
+  return table_ ? std::span<const Cycle>(*table_) : std::span<const Cycle>();
+}
+
+void CostModel::set_table(std::vector<Cycle> values) {
+  table_hash_ = Hasher(0x7AB1E).add_span<Cycle>(values).digest();
+  table_ = std::make_shared<const std::vector<Cycle>>(std::move(values));
 }
 
 std::vector<Cycle> CostModel::materialize(const TaskGraph& graph, std::uint64_t rng_key) const {
@@ -140,18 +165,20 @@ std::vector<Cycle> CostModel::materialize(const TaskGraph& graph, std::uint64_t 
   switch (kind) {
     case Kind::UNIFORM: {
       const double lo = param("low"), span = param("high") - lo;
-      for (TaskId t = 0; t < n; ++t) cost[t] = clamp_round(lo + span * rng.uniform(t), 1);
+      for (TaskId t = 0; t < n; ++t)
+        cost[t] = clamp_round(lo + span * rng.uniform(static_cast<std::uint64_t>(graph.original_id(t))), 1);
       return cost;
     }
     case Kind::NORMAL: {
       const double mean = param("mean"), sd = param("std");
-      for (TaskId t = 0; t < n; ++t) cost[t] = clamp_round(mean + sd * rng.normal(t), 1);
+      for_each_normal(rng, graph, [&](TaskId t, double z) { cost[t] = clamp_round(mean + sd * z, 1); });
       return cost;
     }
     case Kind::LOGNORMAL: {
       const double sigma = param("sigma");
       const double mu = std::log(param("mean")) - 0.5 * sigma * sigma;  // so E[cost] = mean
-      for (TaskId t = 0; t < n; ++t) cost[t] = clamp_round(std::exp(mu + sigma * rng.normal(t)), 1);
+      for_each_normal(rng, graph,
+                      [&](TaskId t, double z) { cost[t] = clamp_round(std::exp(mu + sigma * z), 1); });
       return cost;
     }
     case Kind::GRAPH: {
@@ -161,18 +188,24 @@ std::vector<Cycle> CostModel::materialize(const TaskGraph& graph, std::uint64_t 
       break;
     }
     case Kind::CONSTANT: std::fill(cost.begin(), cost.end(), clamp_round(param("cycles"), 0)); break;
-    case Kind::PER_KERNEL:
+    case Kind::PER_KERNEL: {
+      const auto values = table();
       for (TaskId t = 0; t < n; ++t) cost[t] = values[graph.kernel(t)];
       break;
-    case Kind::ARRAY: std::copy(values.begin(), values.end(), cost.begin()); break;
+    }
+    case Kind::ARRAY: {  // indexed by input id
+      const auto values = table();
+      for (TaskId t = 0; t < n; ++t) cost[t] = values[graph.original_id(t)];
+      break;
+    }
   }
   const double jitter = param("jitter");
   if (jitter > 0.0) {
     const double shift = -0.5 * jitter * jitter;  // mean-one factor
-    for (TaskId t = 0; t < n; ++t)
+    for_each_normal(rng, graph, [&](TaskId t, double z) {
       if (cost[t] > 0)
-        cost[t] = clamp_round(static_cast<double>(cost[t]) * std::exp(shift + jitter * rng.normal(t)),
-                              1);
+        cost[t] = clamp_round(static_cast<double>(cost[t]) * std::exp(shift + jitter * z), 1);
+    });
   }
   return cost;
 }

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +30,6 @@ struct CostModel {
   //   lognormal:  mean, sigma      (mean in cycles; sigma of the underlying normal)
   // jitter: sigma of a mean-one lognormal factor applied to deterministic kinds.
   std::vector<double> params;
-  std::vector<Cycle> values;
 
   static Kind kind_from_name(std::string_view name);  // ConfigError listing kinds
   static std::string kind_name(Kind kind);
@@ -50,8 +51,18 @@ struct CostModel {
   bool is_random() const;
   std::uint64_t hash() const;
 
-  // One cost per task; distribution draws are rounded and clamped to >= 1 cycle.
+  // One cost per node (TaskGraph numbering); an `array` table and the random
+  // draws are indexed by input task id.  Draws are rounded, clamped to >= 1.
   std::vector<Cycle> materialize(const TaskGraph& graph, std::uint64_t rng_key) const;
+
+  // Cycles per kernel id (per_kernel) or per task id (array).  Shared and
+  // immutable, so copying a model (one per run of a sweep) does not copy it.
+  std::span<const Cycle> table() const;
+  void set_table(std::vector<Cycle> values);
+
+ private:
+  std::shared_ptr<const std::vector<Cycle>> table_;
+  std::uint64_t table_hash_ = 0;  // computed once by set_table
 };
 
 }  // namespace tbdse

@@ -22,11 +22,11 @@ TEST_CASE("constant, per-kernel, array and graph costs") {
   CHECK(constant.materialize(g, 0) == std::vector<Cycle>{250, 250, 250});
 
   auto per_kernel = CostModel::make(CostModel::Kind::PER_KERNEL);
-  per_kernel.values = {100, 300};
+  per_kernel.set_table({100, 300});
   CHECK(per_kernel.materialize(g, 0) == std::vector<Cycle>{100, 300, 300});
 
   auto array = CostModel::make(CostModel::Kind::ARRAY);
-  array.values = {7, 8, 9};
+  array.set_table({7, 8, 9});
   CHECK(array.materialize(g, 0) == std::vector<Cycle>{7, 8, 9});
 
   auto graph = CostModel::make(CostModel::Kind::GRAPH);
@@ -63,7 +63,7 @@ TEST_CASE("cost model validation names the parameter") {
   m.set_param("high", 5);
   CHECK_THROWS_WITH_AS(m.validate(g), doctest::Contains("'high'"), ConfigError);
   auto arr = CostModel::make(CostModel::Kind::ARRAY);
-  arr.values = {1, 2};
+  arr.set_table({1, 2});
   CHECK_THROWS_WITH_AS(arr.validate(g), doctest::Contains("4 tasks"), ConfigError);
   CHECK_THROWS_WITH_AS(m.set_param("mena", 1), doctest::Contains("unknown"), ConfigError);
   CHECK_THROWS_WITH_AS(CostModel::kind_from_name("lognormall"),

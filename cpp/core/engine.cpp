@@ -8,16 +8,6 @@ namespace tbdse {
 
 namespace {
 
-// A finish event carries the task, its SM and slot.
-std::int64_t pack(TaskId t, SmId sm, std::int32_t slot) {
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::uint32_t>(t)) |
-                                   (static_cast<std::uint64_t>(sm) << 32) |
-                                   (static_cast<std::uint64_t>(slot) << 48));
-}
-TaskId unpack_task(std::int64_t p) { return static_cast<TaskId>(p & 0xFFFFFFFF); }
-SmId unpack_sm(std::int64_t p) { return static_cast<SmId>((p >> 32) & 0xFFFF); }
-std::int32_t unpack_slot(std::int64_t p) { return static_cast<std::int32_t>((p >> 48) & 0xFFFF); }
-
 const char* state_name(TaskState s) {
   switch (s) {
     case TaskState::WAITING: return "waiting";
@@ -37,13 +27,16 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
       gpu_(gpu),
       cost_(cost),
       options_(options),
+      slot_only_(std::all_of(workload.kernels.begin(), workload.kernels.end(),
+                             [](const KernelInfo& k) { return k.footprint == TbFootprint{}; })),
+      finishing_(static_cast<std::size_t>(gpu.sms * gpu.tb_slots)),
+      running_(static_cast<std::size_t>(gpu.sms * gpu.tb_slots), -1),
       pool_(gpu),
       state_(static_cast<std::size_t>(graph_.size()), TaskState::WAITING),
       task_resident_(static_cast<std::size_t>(gpu.sms), 0),
       busy_since_(static_cast<std::size_t>(gpu.sms), 0) {
   if (cost.size() != static_cast<std::size_t>(graph_.size()))
     throw SimulationError("internal: cost vector does not match the task graph");
-  queue_.reserve(static_cast<std::size_t>(gpu.sms * gpu.tb_slots) + 16);
   if (options_.record_timeline) {
     const auto n = static_cast<std::size_t>(graph_.size());
     timeline_ = Timeline{std::vector<SmId>(n, -1), std::vector<std::int32_t>(n, -1),
@@ -53,7 +46,7 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
 }
 
 void Engine::post(Cycle time, std::int32_t kind, std::int64_t payload, std::int32_t priority) {
-  if (kind == kTaskFinished) throw SimulationError("internal: event kind 0 is the engine's");
+  if (priority < 1) throw SimulationError("internal: scheme events need priority >= 1");
   if (time < now_)
     throw SimulationError("internal: event posted at cycle " + std::to_string(time) +
                           ", before the current cycle " + std::to_string(now_));
@@ -62,7 +55,8 @@ void Engine::post(Cycle time, std::int32_t kind, std::int64_t payload, std::int3
 
 void Engine::mark_ready(TaskId t) {
   if (state_[t] != TaskState::WAITING)
-    throw SimulationError("internal: task " + std::to_string(t) + " marked ready while " +
+    throw SimulationError("internal: task " + std::to_string(graph_.original_id(t)) +
+                          " marked ready while " +
                           state_name(state_[t]));
   state_[t] = TaskState::READY;
   if (timeline_) timeline_->ready[t] = now_;
@@ -70,13 +64,16 @@ void Engine::mark_ready(TaskId t) {
 
 void Engine::issue(TaskId t, SmId sm) {
   if (state_[t] != TaskState::READY)
-    throw SimulationError("internal: task " + std::to_string(t) + " issued while " +
+    throw SimulationError("internal: task " + std::to_string(graph_.original_id(t)) +
+                          " issued while " +
                           state_name(state_[t]));
-  const std::int32_t slot = pool_.acquire(sm, workload_.footprint(t));
+  const std::int32_t slot = pool_.acquire(sm, footprint(t));
   state_[t] = TaskState::RUNNING;
   if (task_resident_[sm]++ == 0) busy_since_[sm] = now_;
   rr_next_ = sm + 1 == pool_.size() ? 0 : sm + 1;
-  queue_.push(now_ + cost_[t], 0, kTaskFinished, pack(t, sm, slot));
+  const auto global_slot = static_cast<std::int32_t>(sm * gpu_.tb_slots + slot);
+  running_[static_cast<std::size_t>(global_slot)] = t;
+  finishing_.push(now_ + cost_[t], issued_++, global_slot);
   if (timeline_) {
     timeline_->sm[t] = sm;
     timeline_->slot[t] = slot;
@@ -84,10 +81,10 @@ void Engine::issue(TaskId t, SmId sm) {
   }
 }
 
-void Engine::finish_task(Scheme& scheme, std::int64_t payload) {
-  const TaskId t = unpack_task(payload);
-  const SmId sm = unpack_sm(payload);
-  pool_.release(sm, workload_.footprint(t), unpack_slot(payload));
+void Engine::finish_task(Scheme& scheme, std::int32_t global_slot) {
+  const TaskId t = running_[static_cast<std::size_t>(global_slot)];
+  const auto sm = static_cast<SmId>(global_slot / gpu_.tb_slots);
+  pool_.release(sm, footprint(t), static_cast<std::int32_t>(global_slot % gpu_.tb_slots));
   state_[t] = TaskState::DONE;
   ++finished_;
   last_finish_ = now_;
@@ -107,24 +104,30 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
 
   scheme.start(*this);
   scheme.dispatch(*this);
-  while (!queue_.empty()) {
-    now_ = queue_.top().time;
-    do {
-      const Event ev = queue_.pop();
+  for (;;) {
+    const Cycle next_finish = finishing_.first_time();
+    const Cycle next_event = queue_.empty() ? FinishHeap::kNever : queue_.top().time;
+    if (next_finish == FinishHeap::kNever && next_event == FinishHeap::kNever) break;
+    now_ = std::min(next_finish, next_event);
+    // Every TB completion at this cycle first, in issue order ...
+    while (finishing_.first_time() == now_) {
+      const std::int32_t slot = finishing_.first();
+      finishing_.pop();
+      finish_task(scheme, slot);
       ++events;
-      if (ev.kind == kTaskFinished) {
-        finish_task(scheme, ev.payload);
-        since_progress = 0;
-      } else {
-        scheme.on_event(*this, ev);
-        if (++since_progress > limit)
-          throw DeadlockError("no task finished during the last " + std::to_string(limit) +
-                                  " events (cycle " + std::to_string(now_) + ", " +
-                                  std::to_string(n - finished_) + " of " + std::to_string(n) +
-                                  " tasks unfinished): the scheme keeps running without progress",
-                              {});
-      }
-    } while (!queue_.empty() && queue_.top().time == now_);
+      since_progress = 0;
+    }
+    // ... then the scheme's events at this cycle (they may post more at it).
+    while (!queue_.empty() && queue_.top().time == now_) {
+      scheme.on_event(*this, queue_.pop());
+      ++events;
+      if (++since_progress > limit)
+        throw DeadlockError("no task finished during the last " + std::to_string(limit) +
+                                " events (cycle " + std::to_string(now_) + ", " +
+                                std::to_string(n - finished_) + " of " + std::to_string(n) +
+                                " tasks unfinished): the scheme keeps running without progress",
+                            {});
+    }
     scheme.dispatch(*this);
   }
   if (finished_ != n) throw_deadlock(scheme);
@@ -140,7 +143,14 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
   out.events = events;
   out.scheme_stats.assign(stat_count, 0.0);
   scheme.write_stats(*this, out.scheme_stats);
-  out.timeline = std::move(timeline_);
+  if (timeline_) {  // rows by input task id
+    const Timeline& tl = *timeline_;
+    out.timeline = Timeline{graph_.in_original_order<SmId>(tl.sm),
+                            graph_.in_original_order<std::int32_t>(tl.slot),
+                            graph_.in_original_order<Cycle>(tl.ready),
+                            graph_.in_original_order<Cycle>(tl.start),
+                            graph_.in_original_order<Cycle>(tl.end)};
+  }
   return out;
 }
 
@@ -167,8 +177,7 @@ void Engine::throw_deadlock(const Scheme& scheme) const {
   // then the earliest (by virtual id) waiting ones.
   std::vector<TaskId> stuck;
   for (int pass = 0; pass < 3 && stuck.size() < 100; ++pass)
-    for (std::int32_t v = 0; v < n && stuck.size() < 100; ++v) {
-      const TaskId t = graph_.task_at(v);
+    for (TaskId t = 0; t < n && stuck.size() < 100; ++t) {
       if (state_[t] == TaskState::DONE) continue;
       const bool ready = state_[t] == TaskState::READY;
       const bool unblocked = !ready && open_parents[t] == 0;
@@ -184,10 +193,11 @@ void Engine::throw_deadlock(const Scheme& scheme) const {
     const TaskId t = stuck[i];
     std::string reason = scheme.stuck_reason(*this, t);
     if (reason.empty()) reason = default_stuck_reason(t, open_parents);
-    message += (i ? "; " : " ") + std::string("task ") + std::to_string(t) + " (" +
+    message += (i ? "; " : " ") + std::string("task ") + std::to_string(graph_.original_id(t)) + " (" +
                state_name(state_[t]) + "): " + reason;
   }
   if (stuck.size() > shown) message += "; ...";
+  for (TaskId& t : stuck) t = graph_.original_id(t);
   throw DeadlockError(message, std::move(stuck));
 }
 

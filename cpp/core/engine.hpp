@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "event_queue.hpp"
+#include "finish_heap.hpp"
 #include "scheme.hpp"
 #include "sm_pool.hpp"
 #include "workload.hpp"
@@ -28,7 +29,7 @@ struct EngineOptions {
   std::int64_t max_events_without_progress = 0;
 };
 
-// One row per task, indexed by task id.
+// One row per task, indexed by input task id (TaskGraph::original_id).
 struct Timeline {
   std::vector<SmId> sm;
   std::vector<std::int32_t> slot;
@@ -48,8 +49,6 @@ struct RunOutput {
 
 class Engine {
  public:
-  static constexpr std::int32_t kTaskFinished = 0;  // event kind owned by the engine
-
   Engine(const Workload& workload, const GpuConfig& gpu, std::span<const Cycle> cost,
          EngineOptions options = {});
 
@@ -66,7 +65,12 @@ class Engine {
   TaskState state(TaskId t) const { return state_[t]; }
   std::int32_t finished_count() const { return finished_; }
 
-  // Posts a scheme event (kind >= 1) at `time` >= now().
+  // Node ids below are TaskGraph node ids (virtual ids); results and messages
+  // name tasks by their input ids.
+
+  // Posts a scheme event at `time` >= now().  TB completions at a cycle are
+  // handled before scheme events at that cycle, which go by `priority`
+  // (>= 1, lower first), then in the order they were posted.
   void post(Cycle time, std::int32_t kind, std::int64_t payload = 0, std::int32_t priority = 1);
 
   // The task's dependencies are met: it may be issued from now on.
@@ -74,7 +78,7 @@ class Engine {
 
   // Round-robin SM choice (Wireframe §4.3 "LRR"): the first SM at or after the
   // one following the last issue that has room for t; -1 when none has.
-  SmId pick_sm_round_robin(TaskId t) const { return pool_.next_fitting(rr_next_, workload_.footprint(t)); }
+  SmId pick_sm_round_robin(TaskId t) const { return pool_.next_fitting(rr_next_, footprint(t)); }
 
   // Places ready task t on `sm` now; its TB ends after cost(t) cycles.
   void issue(TaskId t, SmId sm);
@@ -92,7 +96,12 @@ class Engine {
   void unhold(SmId sm, const TbFootprint& fp, std::int32_t slot) { pool_.release(sm, fp, slot); }
 
  private:
-  void finish_task(Scheme& scheme, std::int64_t payload);
+  // A task's TB footprint; no lookup when no kernel of the workload has one.
+  const TbFootprint& footprint(TaskId t) const {
+    static constexpr TbFootprint kNone{};
+    return slot_only_ ? kNone : workload_.footprint(t);
+  }
+  void finish_task(Scheme& scheme, std::int32_t global_slot);
   [[noreturn]] void throw_deadlock(const Scheme& scheme) const;
   std::string default_stuck_reason(TaskId t, const std::vector<std::int32_t>& open_parents) const;
 
@@ -101,9 +110,13 @@ class Engine {
   const GpuConfig& gpu_;
   std::span<const Cycle> cost_;
   EngineOptions options_;
+  bool slot_only_;  // no kernel has a resource footprint: TB slots are all that limit
 
   Cycle now_ = 0;
-  EventQueue queue_;
+  EventQueue queue_;           // scheme events
+  FinishHeap finishing_;       // running TBs by finish time
+  std::vector<TaskId> running_;  // per global slot (sm * tb_slots + slot): its task
+  std::uint64_t issued_ = 0;   // issue sequence: the tie-break among equal finish times
   SmPool pool_;
   SmId rr_next_ = 0;
   std::vector<TaskState> state_;

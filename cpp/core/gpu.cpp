@@ -80,6 +80,14 @@ const std::vector<Preset>& presets() {
 
 }  // namespace
 
+void check_gpu(const GpuConfig& gpu) {
+  constexpr std::int64_t kMaxSlots = std::int64_t{1} << 24;
+  if (gpu.sms * gpu.tb_slots > kMaxSlots)
+    throw ConfigError("GPU '" + gpu.name + "' has sms x tb_slots = " +
+                      std::to_string(gpu.sms * gpu.tb_slots) + " TB slots; at most " +
+                      std::to_string(kMaxSlots) + " are supported");
+}
+
 std::vector<std::string> gpu_preset_names() {
   std::vector<std::string> names;
   for (const auto& p : presets()) names.emplace_back(p.name);

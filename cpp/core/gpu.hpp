@@ -33,6 +33,10 @@ struct GpuConfig {
   double cycles_to_us(Cycle cycles) const { return static_cast<double>(cycles) / clock_mhz; }
 };
 
+// Checks what single fields cannot: the GPU's TB slots in total fit the
+// engine's slot numbering (2^24).  ConfigError otherwise.
+void check_gpu(const GpuConfig& gpu);
+
 // Preset by name ("gtx480", "titanx_pascal", "p100", "h100", "h200"); ConfigError otherwise.
 GpuConfig gpu_preset(std::string_view name);
 std::vector<std::string> gpu_preset_names();

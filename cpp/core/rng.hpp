@@ -66,11 +66,18 @@ class Philox {
     return uniform2(index, stream)[0];
   }
 
-  // Standard normal by Box-Muller from one block.
-  double normal(std::uint64_t index, std::uint64_t stream = 0) const {
+  // Two independent standard normals by Box-Muller from one block.
+  std::array<double, 2> normal2(std::uint64_t index, std::uint64_t stream = 0) const {
     const auto u = uniform2(index, stream);
     const double radius = std::sqrt(-2.0 * std::log(1.0 - u[0]));  // 1-u in (0, 1]
-    return radius * std::cos(2.0 * std::numbers::pi * u[1]);
+    const double angle = 2.0 * std::numbers::pi * u[1];
+    return {radius * std::cos(angle), radius * std::sin(angle)};
+  }
+
+  // A standard normal: draw i is half of block i/2, so that consecutive
+  // draws share one block (normal2) and each is still a pure function of i.
+  double normal(std::uint64_t i, std::uint64_t stream = 0) const {
+    return normal2(i >> 1, stream)[i & 1];
   }
 
  private:

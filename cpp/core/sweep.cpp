@@ -178,6 +178,7 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
     }
   }
   const TaskGraph& graph = *r.workload->graph;
+  check_gpu(r.gpu);
   r.workload->validate(r.gpu);
   r.cost.validate(graph);
 
@@ -187,9 +188,10 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
   for (std::size_t i = 0; i < gpu_table.size(); ++i) h.add_double(gpu_table.get(r.gpu, i));
   h.add_string(r.scheme->name);
   for (const double v : r.scheme_values) h.add_double(v);
-  h.add(r.cost.hash());
+  const std::uint64_t cost_hash = r.cost.hash();
+  h.add(cost_hash);
   r.config_hash = h.digest();
-  r.cost_key = rng_key(spec.seed, mix64(graph.content_hash()) ^ r.cost.hash(),
+  r.cost_key = rng_key(spec.seed, mix64(graph.content_hash()) ^ cost_hash,
                        static_cast<std::uint64_t>(r.replicate), RngPurpose::TASK_COST);
   return r;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <type_traits>
 
 #include "errors.hpp"
 #include "hash.hpp"
@@ -82,67 +83,86 @@ TaskGraph TaskGraph::build(TaskGraphInput in) {
   check_per_node(in.cost, n, "cost");
   check_per_node(in.launch_group, n, "launch group");
 
-  TaskGraph g;
-  // CSR by counting sort on the source, then sorted, de-duplicated child lists.
+  // CSR in input ids: counting sort on the source, then sorted, de-duplicated child lists.
   std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
   for (std::size_t e = 0; e < m; ++e) ++start[in.edge_src[e] + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
-  std::vector<TaskId> raw(m);
+  std::vector<TaskId> children(m);
   {
     std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t e = 0; e < m; ++e) raw[fill[in.edge_src[e]]++] = in.edge_dst[e];
+    for (std::size_t e = 0; e < m; ++e) children[fill[in.edge_src[e]]++] = in.edge_dst[e];
   }
-  g.edge_start_.assign(static_cast<std::size_t>(n) + 1, 0);
-  g.children_.reserve(m);
-  for (TaskId u = 0; u < n; ++u) {
-    auto first = raw.begin() + start[u], last = raw.begin() + start[u + 1];
-    std::sort(first, last);
-    last = std::unique(first, last);
-    g.children_.insert(g.children_.end(), first, last);
-    g.edge_start_[u + 1] = static_cast<std::int64_t>(g.children_.size());
+  {
+    std::vector<TaskId> unique_children;
+    unique_children.reserve(m);
+    std::int64_t begin = 0;
+    for (TaskId u = 0; u < n; ++u) {
+      auto first = children.begin() + begin, last = children.begin() + start[u + 1];
+      std::sort(first, last);
+      last = std::unique(first, last);
+      begin = start[u + 1];
+      start[u + 1] = start[u] + (last - first);
+      unique_children.insert(unique_children.end(), first, last);
+    }
+    children = std::move(unique_children);
   }
-  raw = {};
 
-  g.parent_count_.assign(static_cast<std::size_t>(n), 0);
-  for (const TaskId c : g.children_) ++g.parent_count_[c];
+  std::vector<std::int32_t> parents(static_cast<std::size_t>(n), 0);
+  for (const TaskId c : children) ++parents[c];
 
   // Kahn's algorithm in id order: levels (1 + max parent level) and cycle check.
-  g.level_.assign(static_cast<std::size_t>(n), 0);
-  std::vector<std::int32_t> pending(g.parent_count_);
+  std::vector<std::int32_t> level(static_cast<std::size_t>(n), 0);
+  std::vector<std::int32_t> pending(parents);
   std::vector<TaskId> queue;
   queue.reserve(static_cast<std::size_t>(n));
   for (TaskId u = 0; u < n; ++u)
     if (pending[u] == 0) queue.push_back(u);
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const TaskId u = queue[head];
-    for (auto e = g.edge_start_[u]; e < g.edge_start_[u + 1]; ++e) {
-      const TaskId c = g.children_[e];
-      g.level_[c] = std::max(g.level_[c], g.level_[u] + 1);
+    for (auto e = start[u]; e < start[u + 1]; ++e) {
+      const TaskId c = children[e];
+      level[c] = std::max(level[c], level[u] + 1);
       if (--pending[c] == 0) queue.push_back(c);
     }
   }
-  if (queue.size() != static_cast<std::size_t>(n))
-    throw_cycle(n, g.edge_start_, g.children_, pending);
+  if (queue.size() != static_cast<std::size_t>(n)) throw_cycle(n, start, children, pending);
 
-  g.num_levels_ = *std::max_element(g.level_.begin(), g.level_.end()) + 1;
+  TaskGraph g;
+  g.num_levels_ = *std::max_element(level.begin(), level.end()) + 1;
 
-  // Virtual ids: counting sort by level, stable in id.
+  // Virtual ids: counting sort by level, stable in input id.
   std::vector<std::int32_t> level_start(static_cast<std::size_t>(g.num_levels_) + 1, 0);
-  for (const auto l : g.level_) ++level_start[l + 1];
+  for (const auto l : level) ++level_start[l + 1];
   std::partial_sum(level_start.begin(), level_start.end(), level_start.begin());
-  g.level_order_.resize(static_cast<std::size_t>(n));
-  g.vid_.resize(static_cast<std::size_t>(n));
+  g.original_.resize(static_cast<std::size_t>(n));
+  g.node_of_.resize(static_cast<std::size_t>(n));
   for (TaskId u = 0; u < n; ++u) {
-    const std::int32_t v = level_start[g.level_[u]]++;
-    g.level_order_[v] = u;
-    g.vid_[u] = v;
+    const std::int32_t v = level_start[level[u]]++;
+    g.original_[v] = u;
+    g.node_of_[u] = v;
   }
 
+  // The stored graph, renamed.
+  const auto permuted = [&](const auto& per_input) {
+    std::remove_cvref_t<decltype(per_input)> out(per_input.size());
+    for (std::size_t v = 0; v < per_input.size(); ++v) out[v] = per_input[g.original_[v]];
+    return out;
+  };
+  g.edge_start_.assign(static_cast<std::size_t>(n) + 1, 0);
+  g.children_.reserve(children.size());
+  for (TaskId v = 0; v < n; ++v) {
+    const TaskId u = g.original_[v];
+    const auto from = g.children_.size();
+    for (auto e = start[u]; e < start[u + 1]; ++e) g.children_.push_back(g.node_of_[children[e]]);
+    std::sort(g.children_.begin() + static_cast<std::ptrdiff_t>(from), g.children_.end());
+    g.edge_start_[v + 1] = static_cast<std::int64_t>(g.children_.size());
+  }
+  g.parent_count_ = permuted(parents);
+  g.level_ = permuted(level);
   g.kernel_ = in.kernel.empty() ? std::vector<KernelId>(static_cast<std::size_t>(n), 0)
-                                : std::move(in.kernel);
-  g.cost_ = in.cost.empty() ? std::vector<Cycle>(static_cast<std::size_t>(n), 0)
-                            : std::move(in.cost);
-  g.launch_group_ = std::move(in.launch_group);
+                                : permuted(in.kernel);
+  g.cost_ = in.cost.empty() ? std::vector<Cycle>(static_cast<std::size_t>(n), 0) : permuted(in.cost);
+  if (!in.launch_group.empty()) g.launch_group_ = permuted(in.launch_group);
   g.num_kernels_ = *std::max_element(g.kernel_.begin(), g.kernel_.end()) + 1;
 
   Hasher h;
@@ -150,16 +170,31 @@ TaskGraph TaskGraph::build(TaskGraphInput in) {
       .add_span<TaskId>(g.children_)
       .add_span<KernelId>(g.kernel_)
       .add_span<Cycle>(g.cost_)
-      .add_span<std::int32_t>(g.launch_group_);
+      .add_span<std::int32_t>(g.launch_group_)
+      .add_span<TaskId>(g.original_);
   g.hash_ = h.digest();
   return g;
+}
+
+std::pair<std::vector<std::int64_t>, std::vector<TaskId>> TaskGraph::original_csr() const {
+  const std::int32_t n = size();
+  std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
+  for (TaskId v = 0; v < n; ++v) start[original_[v] + 1] = child_count(v);
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<TaskId> out(children_.size());
+  for (TaskId v = 0; v < n; ++v) {
+    auto pos = out.begin() + start[original_[v]];
+    for (const TaskId c : children(v)) *pos++ = original_[c];
+    std::sort(out.begin() + start[original_[v]], pos);
+  }
+  return {std::move(start), std::move(out)};
 }
 
 Cycle TaskGraph::critical_path(std::span<const Cycle> cost) const {
   // Earliest start of each task when every task waits only for its parents.
   std::vector<Cycle> ready(static_cast<std::size_t>(size()), 0);
   Cycle longest = 0;
-  for (const TaskId t : level_order_) {
+  for (TaskId t = 0; t < size(); ++t) {  // node ids are in level order: topological
     const Cycle finish = ready[t] + cost[t];
     longest = std::max(longest, finish);
     for (const TaskId c : children(t)) ready[c] = std::max(ready[c], finish);

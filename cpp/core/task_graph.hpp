@@ -2,14 +2,20 @@
 // node the edge start, parent count, level, kernel id and nominal cost; one
 // edge array of child ids.  Immutable once built; built only through
 // TaskGraph::build, which validates the input (ids in range, no self loops,
-// no cycles, not empty) and computes levels and the level-by-level virtual-id
-// order of Wireframe §3.2.2.
+// no cycles, not empty) and computes levels.
+//
+// Node ids are *virtual ids* (Wireframe §3.2.2): the graph is stored renamed
+// level by level (by original id within a level), as the paper's hardware
+// sees it.  Simulations then walk memory almost sequentially, since a level's
+// tasks and their children sit together.  original_id() maps a node back to
+// the id the caller built it with; every result that names tasks uses those.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "types.hpp"
@@ -48,9 +54,9 @@ class TaskGraph {
   KernelId kernel(TaskId t) const { return kernel_[t]; }
   Cycle cost(TaskId t) const { return cost_[t]; }
 
-  // Virtual ids (Wireframe §3.2.2): nodes renamed level by level, by id within a level.
-  TaskId task_at(std::int32_t vid) const { return level_order_[vid]; }
-  std::int32_t vid(TaskId t) const { return vid_[t]; }
+  // The id node t had in the input, and the node of an input id.
+  TaskId original_id(TaskId t) const { return original_[t]; }
+  TaskId node_of(TaskId original) const { return node_of_[original]; }
 
   bool has_launch_groups() const { return !launch_group_.empty(); }
   std::int32_t launch_group(TaskId t) const { return launch_group_[t]; }
@@ -63,7 +69,17 @@ class TaskGraph {
   std::span<const KernelId> kernels() const { return kernel_; }
   std::span<const Cycle> costs() const { return cost_; }
   std::span<const std::int32_t> launch_groups() const { return launch_group_; }
-  std::span<const TaskId> level_order() const { return level_order_; }
+  std::span<const TaskId> original_ids() const { return original_; }  // node -> input id
+
+  // A per-node array in input-id order (values[node_of(i)] at position i).
+  template <class T>
+  std::vector<T> in_original_order(std::span<const T> values) const {
+    std::vector<T> out(values.size());
+    for (std::size_t v = 0; v < values.size(); ++v) out[original_[v]] = values[v];
+    return out;
+  }
+  // The CSR (edge starts, children) in input ids, children sorted.
+  std::pair<std::vector<std::int64_t>, std::vector<TaskId>> original_csr() const;
 
   // Stable digest of the whole graph (structure, kernels, costs, groups).
   std::uint64_t content_hash() const { return hash_; }
@@ -81,8 +97,8 @@ class TaskGraph {
   std::vector<KernelId> kernel_;
   std::vector<Cycle> cost_;
   std::vector<std::int32_t> launch_group_;
-  std::vector<TaskId> level_order_;
-  std::vector<std::int32_t> vid_;
+  std::vector<TaskId> original_;  // node -> input id
+  std::vector<TaskId> node_of_;   // input id -> node
   std::int32_t num_levels_ = 0;
   std::int32_t num_kernels_ = 0;
   std::uint64_t hash_ = 0;

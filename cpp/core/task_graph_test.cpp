@@ -45,34 +45,46 @@ TEST_CASE("CSR: children sorted, duplicates merged, parent counts") {
 }
 
 TEST_CASE("levels are 1 + max parent level, roots at 0") {
-  // 0 -> 1 -> 2 and 0 -> 2: node 2 has parents at levels 0 and 1, so level 2.
+  // 0 -> 1 -> 2 and 0 -> 2: task 2 has parents at levels 0 and 1, so level 2.
   const auto g = from_edges(4, {{0, 1}, {1, 2}, {0, 2}});
-  CHECK(g.level(0) == 0);
-  CHECK(g.level(1) == 1);
-  CHECK(g.level(2) == 2);
-  CHECK(g.level(3) == 0);  // isolated node is a root
+  const auto level_of = [&](TaskId input) { return g.level(g.node_of(input)); };
+  CHECK(level_of(0) == 0);
+  CHECK(level_of(1) == 1);
+  CHECK(level_of(2) == 2);
+  CHECK(level_of(3) == 0);  // isolated task is a root
   CHECK(g.num_levels() == 3);
+  // Stored renamed level by level: 0 and 3 (level 0), then 1, then 2.
+  CHECK(std::vector<TaskId>(g.original_ids().begin(), g.original_ids().end()) ==
+        std::vector<TaskId>{0, 3, 1, 2});
+  // Node 0 (task 0) has children tasks 1 and 2 = nodes 2 and 3.
+  CHECK(std::vector<TaskId>(g.children(0).begin(), g.children(0).end()) ==
+        std::vector<TaskId>{2, 3});
+  const auto [starts, children] = g.original_csr();
+  CHECK(starts == std::vector<std::int64_t>{0, 2, 3, 3, 3});
+  CHECK(children == std::vector<TaskId>{1, 2, 2});
 }
 
 TEST_CASE("virtual ids order nodes level by level (Wireframe §3.2.2)") {
   // 3x3 wavefront, row-major ids; levels are anti-diagonals i + j.
   const auto g = make_wavefront(3, 3);
   const std::vector<TaskId> expected = {0, 1, 3, 2, 4, 6, 5, 7, 8};
-  for (std::int32_t v = 0; v < 9; ++v) CHECK(g.task_at(v) == expected[v]);
-  for (TaskId t = 0; t < 9; ++t) CHECK(g.task_at(g.vid(t)) == t);
-  CHECK(g.level(8) == 4);
+  for (std::int32_t v = 0; v < 9; ++v) CHECK(g.original_id(v) == expected[v]);
+  for (TaskId t = 0; t < 9; ++t) CHECK(g.original_id(g.node_of(t)) == t);
+  CHECK(g.level(8) == 4);  // the last node is the last tile
+  for (TaskId v = 1; v < 9; ++v) CHECK(g.level(v - 1) <= g.level(v));
 }
 
 TEST_CASE("wavefront edges go west->east and north->south") {
   const auto g = make_wavefront(2, 3);  // ids 0 1 2 / 3 4 5
-  CHECK(std::vector<TaskId>(g.children(0).begin(), g.children(0).end()) ==
+  const auto [starts, children] = g.original_csr();
+  CHECK(std::vector<TaskId>(children.begin() + starts[0], children.begin() + starts[1]) ==
         std::vector<TaskId>{1, 3});
-  CHECK(g.parent_count(4) == 2);
+  CHECK(g.parent_count(g.node_of(4)) == 2);
   CHECK(g.edge_count() == 7);  // 2 rows x 2 horizontal + 3 vertical
 }
 
 TEST_CASE("critical path sums costs along the longest chain") {
-  const auto g = from_edges(4, {{0, 1}, {1, 3}, {0, 2}, {2, 3}});
+  const auto g = from_edges(4, {{0, 1}, {1, 3}, {0, 2}, {2, 3}});  // already in level order
   const std::vector<Cycle> cost = {10, 5, 20, 1};
   CHECK(g.critical_path(cost) == 31);  // 0 -> 2 -> 3: 10 + 20 + 1
 }
@@ -115,7 +127,7 @@ TEST_CASE("barrier graphs: global and pairwise (Wireframe Fig. 2)") {
   CHECK(global.parent_count(4) == 4);
   const auto pairwise = make_barrier(4, 3, 2);
   CHECK(pairwise.edge_count() == 16);  // 2 boundaries x 2 pairs x 4 edges
-  CHECK(pairwise.parent_count(5) == 2);
+  CHECK(pairwise.parent_count(5) == 2);  // stages are levels, so ids are already virtual ids
   CHECK(std::vector<TaskId>(pairwise.children(2).begin(), pairwise.children(2).end()) ==
         std::vector<TaskId>{6, 7});
 }

@@ -19,7 +19,8 @@ from tbdse import (
 )
 from tbdse.errors import ConfigError, DeadlockError, SimulationError, SweepInterrupted, TbdseError
 from tbdse.gpus import Gpu
-from tbdse.runner import Result, simulate, sweep
+from tbdse.results import Result
+from tbdse.runner import simulate, sweep
 from tbdse.schemes import Scheme
 from tbdse.workloads import Kernel, Workload
 

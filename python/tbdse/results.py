@@ -22,7 +22,7 @@ from tbdse._plan import Plan
 from tbdse.errors import ConfigError
 from tbdse.gpus import field_info
 
-__all__ = ["column", "metric_info", "units"]
+__all__ = ["Result", "column", "metric_info", "units"]
 
 STATUS_NAMES = {0: "ok", 1: "config_error", 2: "deadlock", 3: "simulation_error"}
 
@@ -185,3 +185,91 @@ def build_frame(
     data["config_hash"] = np.array([f"{int(h):016x}" for h in hashes[rows]], dtype=object)
     data["tbdse_version"] = tbdse.__version__
     return pd.DataFrame(data)
+
+
+class Result:
+    """One simulation (:func:`tbdse.simulate`): its metrics, its configuration
+    and, on request, its timeline.  ``row`` is the same row a sweep would give."""
+
+    def __init__(self, plan: Plan, out: Mapping[str, Any]) -> None:
+        self.workload, self.gpu, self.scheme = plan.workloads[0], plan.gpus[0], plan.schemes[0]
+        self._plan, self._out = plan, out
+        self._row: pd.Series | None = None
+        values = out["metrics"][0]
+        self._metrics = {
+            str(name): (int(v) if name.endswith("_cycles") or name == "events" else float(v))
+            for name, v in zip(out["columns"], values, strict=True)
+            if not np.isnan(v)
+        }
+
+    @property
+    def row(self) -> pd.Series:
+        """Everything about the run as one row (parameters, metrics, hash, version)."""
+        if self._row is None:
+            o = self._out
+            frame = build_frame(
+                self._plan,
+                o["columns"],
+                o["metrics"],
+                o["config_hash"],
+                o["status"],
+                o["errors"],
+                np.ones(1, dtype=bool),
+                False,
+            )
+            self._row = frame.iloc[0]
+        return self._row
+
+    @property
+    def makespan_cycles(self) -> int:
+        return int(self._metrics["makespan_cycles"])
+
+    @property
+    def makespan_us(self) -> float:
+        return float(self._metrics["makespan_us"])
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        """Every metric the run reported (common and scheme-specific)."""
+        return dict(self._metrics)
+
+    @property
+    def stats(self) -> dict[str, float]:
+        """The scheme's own statistics."""
+        from tbdse.schemes import info
+
+        return {s["name"]: float(self._metrics[s["name"]]) for s in info(self.scheme.name)["stats"]}
+
+    @property
+    def config_hash(self) -> str:
+        return f"{int(self._out['config_hash'][0]):016x}"
+
+    def timeline(self) -> pd.DataFrame:
+        """One row per task: kernel, level, SM, slot and ready/start/end cycles, by start time."""
+        t = self._out["timeline"]
+        if t is None:
+            raise ConfigError(
+                "this result has no timeline; simulate(..., timeline=True) records one"
+            )
+        graph = self.workload.graph
+        kernel_names = np.array([k.name for k in self.workload.kernels], dtype=object)
+        frame = pd.DataFrame(
+            {
+                "task": np.arange(graph.size, dtype=np.int64),
+                "kernel": kernel_names[graph.kernels()],
+                "level": graph.levels().astype(np.int64),
+                "sm": t["sm"].astype(np.int64),
+                "slot": t["slot"].astype(np.int64),
+                "ready": t["ready"],
+                "start": t["start"],
+                "end": t["end"],
+            }
+        )
+        frame["duration"] = frame["end"] - frame["start"]
+        return frame.sort_values(["start", "task"], kind="stable").reset_index(drop=True)
+
+    def __repr__(self) -> str:
+        return (
+            f"Result({self.scheme.label()} on {self.workload.name}, {self.gpu.name}: "
+            f"makespan {self.makespan_cycles} cycles = {self.makespan_us:.2f} us)"
+        )

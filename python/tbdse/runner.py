@@ -24,11 +24,11 @@ from tbdse import _core
 from tbdse._plan import Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 from tbdse.gpus import Gpu, as_gpu
-from tbdse.results import build_frame
+from tbdse.results import Result, build_frame
 from tbdse.schemes import Scheme, as_scheme
 from tbdse.workloads.base import Workload
 
-__all__ = ["Result", "simulate", "sweep"]
+__all__ = ["simulate", "sweep"]
 
 WorkloadArg = Workload | Sequence[Workload]
 GpuArg = Gpu | str | Mapping[str, Any] | Sequence[Gpu | str | Mapping[str, Any]]
@@ -300,83 +300,6 @@ def sweep(
     return runner.frame()
 
 
-class Result:
-    """One simulation: its metrics, its configuration and, on request, its timeline."""
-
-    def __init__(
-        self,
-        row: pd.Series,
-        timeline: Mapping[str, np.ndarray] | None,
-        workload: Workload,
-        gpu: Gpu,
-        scheme: Scheme,
-    ) -> None:
-        self.row = row
-        self.workload, self.gpu, self.scheme = workload, gpu, scheme
-        self._timeline = timeline
-
-    @property
-    def makespan_cycles(self) -> int:
-        return int(self.row["makespan_cycles"])
-
-    @property
-    def makespan_us(self) -> float:
-        return float(self.row["makespan_us"])
-
-    @property
-    def metrics(self) -> dict[str, float]:
-        """Every metric the run reported (common and scheme-specific)."""
-        names = [str(c) for c in self.row.index]
-        first = names.index("makespan_cycles")
-        last = names.index("config_hash")
-        return {
-            n: self.row[n].item() if hasattr(self.row[n], "item") else self.row[n]
-            for n in names[first:last]
-            if pd.notna(self.row[n])
-        }
-
-    @property
-    def stats(self) -> dict[str, float]:
-        """The scheme's own statistics."""
-        from tbdse.schemes import info
-
-        return {s["name"]: float(self.row[s["name"]]) for s in info(self.scheme.name)["stats"]}
-
-    @property
-    def config_hash(self) -> str:
-        return str(self.row["config_hash"])
-
-    def timeline(self) -> pd.DataFrame:
-        """One row per task: kernel, level, SM, slot and ready/start/end cycles, by start time."""
-        if self._timeline is None:
-            raise ConfigError(
-                "this result has no timeline; simulate(..., timeline=True) records one"
-            )
-        t = self._timeline
-        graph = self.workload.graph
-        kernel_names = np.array([k.name for k in self.workload.kernels], dtype=object)
-        frame = pd.DataFrame(
-            {
-                "task": np.arange(graph.size, dtype=np.int64),
-                "kernel": kernel_names[graph.kernels()],
-                "level": graph.levels().astype(np.int64),
-                "sm": t["sm"].astype(np.int64),
-                "slot": t["slot"].astype(np.int64),
-                "ready": t["ready"],
-                "start": t["start"],
-                "end": t["end"],
-            }
-        )
-        frame["duration"] = frame["end"] - frame["start"]
-        return frame.sort_values(["start", "task"], kind="stable").reset_index(drop=True)
-
-    def __repr__(self) -> str:
-        return (
-            f"Result({self.scheme.label()} on {self.workload.name}, {self.gpu.name}: "
-            f"makespan {self.makespan_cycles} cycles = {self.makespan_us:.2f} us)"
-        )
-
-
 def simulate(
     workload: Workload,
     gpu: Gpu | str | Mapping[str, Any],
@@ -401,17 +324,5 @@ def simulate(
     axes = Axes.build(None, None, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, 1, seed, None)
     plan.replicate_of[:] = replicate
-    core = plan.core()
-    out = core.run_single(0, bool(timeline))
-    done = np.ones(1, dtype=bool)
-    frame = build_frame(
-        plan,
-        out["columns"],
-        out["metrics"],
-        out["config_hash"],
-        out["status"],
-        out["errors"],
-        done,
-        False,
-    )
-    return Result(frame.iloc[0], out["timeline"], workloads[0], gpus[0], schemes[0])
+    out = plan.core().run_single(0, bool(timeline))
+    return Result(plan, out)

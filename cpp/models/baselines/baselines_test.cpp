@@ -73,7 +73,7 @@ TEST_CASE("a chain takes the sum of its costs under every scheme") {
   // 5 tasks costing 10, 20, 30, 40, 50 in a chain: nothing can overlap, so
   // with zero launch overhead the makespan is 10+20+30+40+50 = 150.
   auto cost = CostModel::make(CostModel::Kind::ARRAY);
-  cost.values = {10, 20, 30, 40, 50};
+  cost.set_table({10, 20, 30, 40, 50});
   for (const char* s : {"dataflow_ideal", "global_barrier", "cdp", "deplinks"})
     CHECK_MESSAGE(makespan(chain(5), test_gpu(4, 4), s, cost) == 150, s);
 }

@@ -29,10 +29,9 @@ DataflowIdealScheme::DataflowIdealScheme(const DataflowIdealParams& params,
 void DataflowIdealScheme::start(Engine& engine) { engine.post(host_launch_, kLaunched); }
 
 void DataflowIdealScheme::on_event(Engine& engine, const Event& /*event*/) {
-  // The single kernel is launched: its root tasks are ready, in virtual-id order.
+  // The single kernel is launched: its root tasks (level 0, the first ids) are ready.
   const TaskGraph& g = engine.graph();
-  for (std::int32_t v = 0; v < g.size() && g.level(g.task_at(v)) == 0; ++v)
-    make_ready(engine, g.task_at(v));
+  for (TaskId t = 0; t < g.size() && g.level(t) == 0; ++t) make_ready(engine, t);
 }
 
 void DataflowIdealScheme::on_task_finished(Engine& engine, TaskId t) {

@@ -57,8 +57,8 @@ GroupBarrierScheme::GroupBarrierScheme(const GroupBarrierParams& params, const W
     for (TaskId t = 0; t < n; ++t)
       for (const TaskId c : g.children(t))
         if (group_of_[c] <= group_of_[t])
-          throw ConfigError("grouping 'launch_group': edge " + std::to_string(t) + " -> " +
-                            std::to_string(c) + " goes from launch group " +
+          throw ConfigError("grouping 'launch_group': edge " + std::to_string(g.original_id(t)) +
+                            " -> " + std::to_string(g.original_id(c)) + " goes from launch group " +
                             std::to_string(key[t]) + " to launch group " + std::to_string(key[c]) +
                             "; a barrier baseline needs every dependency to point to a later group");
 
@@ -70,10 +70,7 @@ GroupBarrierScheme::GroupBarrierScheme(const GroupBarrierParams& params, const W
   for (std::int32_t k = 0; k < groups; ++k) unfinished_[k] = group_start_[k + 1] - group_start_[k];
   members_.resize(static_cast<std::size_t>(n));
   std::vector<std::int32_t> fill(group_start_.begin(), group_start_.end() - 1);
-  for (std::int32_t v = 0; v < n; ++v) {
-    const TaskId t = g.task_at(v);
-    members_[fill[group_of_[t]]++] = t;
-  }
+  for (TaskId t = 0; t < n; ++t) members_[fill[group_of_[t]]++] = t;  // virtual-id order
 
   if (boundary_ == GroupBoundary::DEVICE_LAUNCH && gpu.sms == 1 && gpu.tb_slots == 1)
     throw ConfigError("scheme 'cdp' cannot run on a GPU with one SM of one TB slot: the parent "

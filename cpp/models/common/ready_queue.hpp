@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
+#include "core/id_set.hpp"
 #include "core/task_graph.hpp"
 
 namespace tbdse {
@@ -17,37 +17,42 @@ enum class IssueOrder { LRR, FIFO };
 
 class ReadyQueue {
  public:
-  ReadyQueue(const TaskGraph& graph, IssueOrder order) : graph_(graph), order_(order) {}
+  // Node ids are virtual ids (TaskGraph), so "smallest virtual id" is "smallest id".
+  ReadyQueue(const TaskGraph& graph, IssueOrder order)
+      : order_(order), by_vid_(order == IssueOrder::LRR ? graph.size() : 0) {}
 
   void push(TaskId t) {
     if (order_ == IssueOrder::FIFO) {
-      items_.push_back(t);
+      fifo_.push_back(t);
     } else {
-      items_.push_back(graph_.vid(t));
-      std::push_heap(items_.begin(), items_.end(), std::greater<>{});
+      first_ = by_vid_.empty() ? t : std::min(first_, t);
+      by_vid_.insert(static_cast<std::uint32_t>(t));
     }
     peak_ = std::max(peak_, size());
   }
   bool empty() const { return size() == 0; }
-  std::size_t size() const { return items_.size() - head_; }
+  std::size_t size() const {
+    return order_ == IssueOrder::FIFO ? fifo_.size() - head_ : by_vid_.size();
+  }
   TaskId front() const {
-    return order_ == IssueOrder::FIFO ? items_[head_] : graph_.task_at(items_.front());
+    return order_ == IssueOrder::FIFO ? fifo_[head_] : first_;
   }
   void pop() {
     if (order_ == IssueOrder::FIFO) {
-      if (++head_ == items_.size()) items_.clear(), head_ = 0;
+      if (++head_ == fifo_.size()) fifo_.clear(), head_ = 0;
     } else {
-      std::pop_heap(items_.begin(), items_.end(), std::greater<>{});
-      items_.pop_back();
+      by_vid_.erase(static_cast<std::uint32_t>(first_));
+      if (!by_vid_.empty()) first_ = static_cast<TaskId>(by_vid_.min());
     }
   }
   std::size_t peak() const { return peak_; }
 
  private:
-  const TaskGraph& graph_;
   IssueOrder order_;
-  std::vector<std::int32_t> items_;  // task ids (fifo) or a min-heap of virtual ids (lrr)
-  std::size_t head_ = 0;             // fifo read position
+  IdSet by_vid_;              // lrr
+  TaskId first_ = 0;          // lrr: smallest member of by_vid_ while it is not empty
+  std::vector<TaskId> fifo_;  // fifo, read from head_
+  std::size_t head_ = 0;
   std::size_t peak_ = 0;
 };
 

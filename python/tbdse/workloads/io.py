@@ -53,9 +53,10 @@ def from_edges(
     in a barrier-synchronised implementation.
     """
     raw = np.asarray(list(edges) if not isinstance(edges, np.ndarray) else edges)
-    if raw.size and not (np.issubdtype(raw.dtype, np.integer) or (
-        np.issubdtype(raw.dtype, np.floating) and np.all(np.mod(raw, 1) == 0)
-    )):
+    if raw.size and not (
+        np.issubdtype(raw.dtype, np.integer)
+        or (np.issubdtype(raw.dtype, np.floating) and np.all(np.mod(raw, 1) == 0))
+    ):
         raise ConfigError(f"edge list: node ids must be whole numbers; got {raw.reshape(-1)[:6]}")
     pairs = raw.astype(np.int64) if raw.size else np.zeros((0, 2), dtype=np.int64)
     if pairs.ndim != 2 or pairs.shape[1] != 2:
