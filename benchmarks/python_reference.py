@@ -57,12 +57,12 @@ class Model:
 
     children: list[list[int]]
     parents: list[int]
-    vid: list[int]       # virtual id of each task
-    task_at: list[int]   # task of each virtual id
+    vid: list[int]  # virtual id of each task
+    task_at: list[int]  # task of each virtual id
     cost: list[int]
     sms: int
     slots: int
-    launch: int          # host launch, cycles
+    launch: int  # host launch, cycles
 
 
 def heapq_makespan(m: Model) -> int:
@@ -196,7 +196,7 @@ def as_model(wl: td.Workload, cost: Sequence[int], gpu: td.Gpu) -> Model:
     vid[order] = np.arange(len(order))
     d = gpu.to_dict()
     return Model(
-        children=[edges[starts[t]:starts[t + 1]].tolist() for t in range(g.size)],
+        children=[edges[starts[t] : starts[t + 1]].tolist() for t in range(g.size)],
         parents=np.asarray(g.parent_counts()).tolist(),
         vid=vid.tolist(),
         task_at=order.tolist(),
@@ -221,11 +221,13 @@ def main() -> int:
     wl = td.workloads.wavefront(args.rows, args.cols, cost=td.cost.array(costs.tolist()))
     gpu = td.gpus.gtx480()
     model = as_model(wl, costs.tolist(), gpu)
-    print(f"python_reference: dataflow_ideal, {args.rows}x{args.cols} wavefront = {n} TBs "
-          f"on gtx480 "
-          f"({model.sms} SMs x {model.slots} slots, launch {model.launch} cycles), "
-          f"lognormal({COST_MEAN:g}, {COST_SIGMA:g}) costs (NumPy seed {COST_SEED}); "
-          f"SimPy {simpy.__version__}, tbdse {td.__version__}")
+    print(
+        f"python_reference: dataflow_ideal, {args.rows}x{args.cols} wavefront = {n} TBs "
+        f"on gtx480 "
+        f"({model.sms} SMs x {model.slots} slots, launch {model.launch} cycles), "
+        f"lognormal({COST_MEAN:g}, {COST_SIGMA:g}) costs (NumPy seed {COST_SEED}); "
+        f"SimPy {simpy.__version__}, tbdse {td.__version__}"
+    )
 
     def run_tbdse() -> int:
         return td.simulate(wl, gpu, "dataflow_ideal").makespan_cycles
@@ -233,8 +235,9 @@ def main() -> int:
     # For the breakdown: the compiled core alone (private API: the plan
     # td.simulate builds, run without the Python result row around it).
     schemes = [td.schemes.as_scheme("dataflow_ideal")]
-    plan = build_plan([wl], [gpu], schemes, Axes.build(None, None, namespaces(schemes, [wl])),
-                      1, 0, None)
+    plan = build_plan(
+        [wl], [gpu], schemes, Axes.build(None, None, namespaces(schemes, [wl])), 1, 0, None
+    )
     core = plan.core()
 
     def run_core() -> int:
@@ -247,28 +250,38 @@ def main() -> int:
     sp_best, sp_med, ms_simpy = best_of(lambda: simpy_makespan(model), min(args.reps, 3))
 
     same = ms_tbdse == ms_heapq == ms_simpy == ms_core
-    print(f"  makespan: tbdse {ms_tbdse}, heapq {ms_heapq}, SimPy {ms_simpy} cycles -> "
-          f"{'identical' if same else 'MISMATCH'}")
+    print(
+        f"  makespan: tbdse {ms_tbdse}, heapq {ms_heapq}, SimPy {ms_simpy} cycles -> "
+        f"{'identical' if same else 'MISMATCH'}"
+    )
     if not same:
         print("python_reference: makespans differ; the benchmark is void", file=sys.stderr)
         return 1
 
     print(f"\n  {'':28s} {'best s':>10s} {'median s':>10s} {'TBs/s (best)':>14s}")
-    for name, b, med in (("tbdse td.simulate", tb_best, tb_med),
-                         ("  of which the C++ core run", co_best, co_med),
-                         ("Python heapq", hq_best, hq_med),
-                         ("SimPy", sp_best, sp_med)):
+    for name, b, med in (
+        ("tbdse td.simulate", tb_best, tb_med),
+        ("  of which the C++ core run", co_best, co_med),
+        ("Python heapq", hq_best, hq_med),
+        ("SimPy", sp_best, sp_med),
+    ):
         print(f"  {name:28s} {b:10.4f} {med:10.4f} {n / b:14.3e}")
 
     s_hq = hq_best / tb_best
     s_sp = sp_best / tb_best
-    print(f"\n  tbdse speed-up over heapq: {s_hq:7.1f}x  (target >= {TARGET_HEAPQ:g}x: "
-          f"{'MET' if s_hq >= TARGET_HEAPQ else 'NOT MET'})")
-    print(f"  tbdse speed-up over SimPy: {s_sp:7.1f}x  (target >= {TARGET_SIMPY:g}x: "
-          f"{'MET' if s_sp >= TARGET_SIMPY else 'NOT MET'})")
-    print(f"  (the C++ core run alone, without td.simulate's Python around it: "
-          f"{hq_best / co_best:.1f}x heapq, {sp_best / co_best:.1f}x SimPy; "
-          f"td.simulate spends {100 * (1 - co_best / tb_best):.0f}% outside the core)")
+    print(
+        f"\n  tbdse speed-up over heapq: {s_hq:7.1f}x  (target >= {TARGET_HEAPQ:g}x: "
+        f"{'MET' if s_hq >= TARGET_HEAPQ else 'NOT MET'})"
+    )
+    print(
+        f"  tbdse speed-up over SimPy: {s_sp:7.1f}x  (target >= {TARGET_SIMPY:g}x: "
+        f"{'MET' if s_sp >= TARGET_SIMPY else 'NOT MET'})"
+    )
+    print(
+        f"  (the C++ core run alone, without td.simulate's Python around it: "
+        f"{hq_best / co_best:.1f}x heapq, {sp_best / co_best:.1f}x SimPy; "
+        f"td.simulate spends {100 * (1 - co_best / tb_best):.0f}% outside the core)"
+    )
     return 0
 
 

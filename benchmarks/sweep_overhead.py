@@ -94,7 +94,7 @@ def overhead(reps: int) -> bool:
     full()  # warm-up: imports, caches
     plan = plan_only()
     core = plan.core()
-    hashes = core.validate()
+    core.validate()
     all_runs = np.arange(plan.runs, dtype=np.int64)
 
     t_full: list[float] = []
@@ -116,11 +116,14 @@ def overhead(reps: int) -> bool:
         stages["core"].append(dt)
         dt, h = timed(c.validate)
         stages["validate"].append(dt)
-        dt, r = timed(lambda: c.run(all_runs, 0))
+        dt, r = timed(lambda c=c: c.run(all_runs, 0))
         stages["run"].append(dt)
         done = np.ones(p.runs, dtype=bool)
-        dt, _ = timed(lambda: build_frame(p, r["columns"], r["metrics"], h, r["status"],
-                                          r["errors"], done, False))
+        dt, _ = timed(
+            lambda p=p, r=r, h=h, done=done: build_frame(
+                p, r["columns"], r["metrics"], h, r["status"], r["errors"], done, False
+            )
+        )
         stages["frame"].append(dt)
 
     assert df is not None
@@ -134,24 +137,37 @@ def overhead(reps: int) -> bool:
     c_best, c_med = summary(t_core)
     c1_best, _ = summary(t_core1)
 
-    print(f"(a) sweep overhead: {runs} configurations (4x4 wavefront, gtx480, dataflow_ideal, "
-          f"grid gpu.sms x cost.cycles = 100 x 100), {threads} threads")
-    print(f"    distinct configuration hashes: {distinct}; rows: {len(df)}; "
-          f"makespans equal to the bare core's: {same}")
-    print(f"    tbdse.sweep total:            best {best * 1e3:8.2f} ms  median {med * 1e3:8.2f} ms"
-          f"  -> {us:6.2f} us/run (median {med / runs * 1e6:.2f})")
-    print(f"    reference: bare C++ core.run: best {c_best * 1e3:8.2f} ms  "
-          f"median {c_med * 1e3:8.2f} ms  -> {c_best / runs * 1e6:6.2f} us/run  "
-          f"({c1_best / runs * 1e6:.2f} us/run on 1 thread)")
-    print(f"    outside the simulation: {(best - c_best) / runs * 1e6:.2f} us/run = "
-          f"{100 * (1 - c_best / best):.0f}% of the sweep; "
-          f"tbdse.sweep / bare core = {best / c_best:.1f}x")
+    print(
+        f"(a) sweep overhead: {runs} configurations (4x4 wavefront, gtx480, dataflow_ideal, "
+        f"grid gpu.sms x cost.cycles = 100 x 100), {threads} threads"
+    )
+    print(
+        f"    distinct configuration hashes: {distinct}; rows: {len(df)}; "
+        f"makespans equal to the bare core's: {same}"
+    )
+    print(
+        f"    tbdse.sweep total:            best {best * 1e3:8.2f} ms  median {med * 1e3:8.2f} ms"
+        f"  -> {us:6.2f} us/run (median {med / runs * 1e6:.2f})"
+    )
+    print(
+        f"    reference: bare C++ core.run: best {c_best * 1e3:8.2f} ms  "
+        f"median {c_med * 1e3:8.2f} ms  -> {c_best / runs * 1e6:6.2f} us/run  "
+        f"({c1_best / runs * 1e6:.2f} us/run on 1 thread)"
+    )
+    print(
+        f"    outside the simulation: {(best - c_best) / runs * 1e6:.2f} us/run = "
+        f"{100 * (1 - c_best / best):.0f}% of the sweep; "
+        f"tbdse.sweep / bare core = {best / c_best:.1f}x"
+    )
     parts = ", ".join(f"{k} {min(v) / runs * 1e6:.2f}" for k, v in stages.items())
     print(f"    breakdown (best, us/run): {parts}")
     print(f"    target <= {TARGET_US_PER_RUN:g} us/run: {met(us <= TARGET_US_PER_RUN)}")
     if not (ok_rows and same):
-        print("    ERROR: the sweep did not produce one distinct row per configuration "
-              "matching the bare core", file=sys.stderr)
+        print(
+            "    ERROR: the sweep did not produce one distinct row per configuration "
+            "matching the bare core",
+            file=sys.stderr,
+        )
         return False
     return True
 
@@ -162,8 +178,15 @@ def efficiency(reps: int) -> bool:
     replicates = 200
 
     def run(threads: int) -> Any:
-        return td.sweep(wl, "gtx480", "dataflow_ideal", replicates=replicates, seed=1,
-                        threads=threads, progress=False)
+        return td.sweep(
+            wl,
+            "gtx480",
+            "dataflow_ideal",
+            replicates=replicates,
+            seed=1,
+            threads=threads,
+            progress=False,
+        )
 
     run(2)  # warm-up
     busy_before = other_busy_cpus()
@@ -181,10 +204,14 @@ def efficiency(reps: int) -> bool:
     b2, m2 = summary(t2)
     eff = b1 / (2 * b2)
     cores = len(os.sched_getaffinity(0))
-    print(f"(b) parallel efficiency: {replicates} runs of a 100x100 wavefront (10,000 TBs, "
-          f"lognormal(2000, 0.2)), dataflow_ideal on gtx480; {cores} cores available")
-    print(f"    threads=1: best {b1 * 1e3:8.1f} ms  median {m1 * 1e3:8.1f} ms  "
-          f"({b1 / replicates * 1e3:.2f} ms/run)")
+    print(
+        f"(b) parallel efficiency: {replicates} runs of a 100x100 wavefront (10,000 TBs, "
+        f"lognormal(2000, 0.2)), dataflow_ideal on gtx480; {cores} cores available"
+    )
+    print(
+        f"    threads=1: best {b1 * 1e3:8.1f} ms  median {m1 * 1e3:8.1f} ms  "
+        f"({b1 / replicates * 1e3:.2f} ms/run)"
+    )
     print(f"    threads=2: best {b2 * 1e3:8.1f} ms  median {m2 * 1e3:8.1f} ms")
     print(f"    identical results on 1 and 2 threads: {same}")
     print(f"    efficiency T1 / (2 T2) = {100 * eff:.1f}% (medians: {100 * m1 / (2 * m2):.1f}%)")
@@ -193,11 +220,15 @@ def efficiency(reps: int) -> bool:
         print("    (fewer than 2 cores available: the efficiency figure is meaningless here)")
     if busy_before is not None and busy_after is not None:
         busy = max(busy_before, busy_after)
-        print(f"    other processes' runnable threads (sampled before/after): "
-              f"{busy_before:.1f} / {busy_after:.1f}")
+        print(
+            f"    other processes' runnable threads (sampled before/after): "
+            f"{busy_before:.1f} / {busy_after:.1f}"
+        )
         if busy >= 0.5:
-            print(f"    WARNING: other processes compete for the {cores} cores; the 2-thread "
-                  f"time and the efficiency are unreliable - rerun on an idle machine")
+            print(
+                f"    WARNING: other processes compete for the {cores} cores; the 2-thread "
+                f"time and the efficiency are unreliable - rerun on an idle machine"
+            )
     print(f"    target >= {100 * TARGET_EFFICIENCY:.0f}%: {met(eff >= TARGET_EFFICIENCY)}")
     if not same:
         print("    ERROR: results differ between 1 and 2 threads", file=sys.stderr)
@@ -207,8 +238,9 @@ def efficiency(reps: int) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=5,
-                        help="repetitions per measurement (default 5)")
+    parser.add_argument(
+        "--reps", type=int, default=5, help="repetitions per measurement (default 5)"
+    )
     args = parser.parse_args()
     if args.reps < 1:
         parser.error("--reps must be >= 1")
