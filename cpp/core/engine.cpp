@@ -53,20 +53,13 @@ void Engine::post(Cycle time, std::int32_t kind, std::int64_t payload, std::int3
   queue_.push(time, priority, kind, payload);
 }
 
-void Engine::mark_ready(TaskId t) {
-  if (state_[t] != TaskState::WAITING)
-    throw SimulationError("internal: task " + std::to_string(graph_.original_id(t)) +
-                          " marked ready while " +
-                          state_name(state_[t]));
-  state_[t] = TaskState::READY;
-  if (timeline_) timeline_->ready[t] = now_;
+void Engine::bad_transition(TaskId t, const char* what) const {
+  throw SimulationError("internal: task " + std::to_string(graph_.original_id(t)) + " " + what +
+                        " while " + state_name(state_[t]));
 }
 
 void Engine::issue(TaskId t, SmId sm) {
-  if (state_[t] != TaskState::READY)
-    throw SimulationError("internal: task " + std::to_string(graph_.original_id(t)) +
-                          " issued while " +
-                          state_name(state_[t]));
+  if (state_[t] != TaskState::READY) bad_transition(t, "issued");
   const std::int32_t slot = pool_.acquire(sm, footprint(t));
   state_[t] = TaskState::RUNNING;
   if (task_resident_[sm]++ == 0) busy_since_[sm] = now_;

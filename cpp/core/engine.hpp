@@ -74,7 +74,11 @@ class Engine {
   void post(Cycle time, std::int32_t kind, std::int64_t payload = 0, std::int32_t priority = 1);
 
   // The task's dependencies are met: it may be issued from now on.
-  void mark_ready(TaskId t);
+  void mark_ready(TaskId t) {
+    if (state_[t] != TaskState::WAITING) bad_transition(t, "marked ready");
+    state_[t] = TaskState::READY;
+    if (timeline_) timeline_->ready[t] = now_;
+  }
 
   // Round-robin SM choice (Wireframe §4.3 "LRR"): the first SM at or after the
   // one following the last issue that has room for t; -1 when none has.
@@ -102,6 +106,7 @@ class Engine {
     return slot_only_ ? kNone : workload_.footprint(t);
   }
   void finish_task(Scheme& scheme, std::int32_t global_slot);
+  [[noreturn]] void bad_transition(TaskId t, const char* what) const;
   [[noreturn]] void throw_deadlock(const Scheme& scheme) const;
   std::string default_stuck_reason(TaskId t, const std::vector<std::int32_t>& open_parents) const;
 
