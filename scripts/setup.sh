@@ -34,5 +34,5 @@ echo "tbdse setup: building and installing tbdse into $venv"
 # Build requirements are installed into the environment so that rebuilds reuse
 # build/ incrementally instead of starting from an isolated environment.
 "$TBDSE_PY" -m pip install -q "scikit-build-core>=0.10" "pybind11>=2.12" "cmake>=3.24" ninja
-"$TBDSE_PY" -m pip install -q --no-build-isolation -e "$TBDSE_ROOT[test,bench]"
+"$TBDSE_PY" -m pip install -q --no-build-isolation -e "$TBDSE_ROOT[test,bench,dev]"
 export TBDSE_ROOT TBDSE_PY

@@ -37,7 +37,7 @@ TEST_CASE("draws are pure functions of key and counter") {
   CHECK(a.uniform(999) == late);
 }
 
-TEST_CASE("uniforms lie in [0,1) with mean near 1/2; normals have mean 0, variance 1") {
+TEST_CASE("uniforms lie between 0 and 1 with mean one half, normals have mean 0 and variance 1") {
   const Philox rng(rng_key(1, 2, 3, RngPurpose::TASK_COST));
   double sum = 0, sum_n = 0, sum_n2 = 0;
   const int n = 200000;
