@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -264,6 +265,54 @@ def generator(name: str) -> Callable[[Callable[..., Workload]], Callable[..., Wo
         doc = (func.__doc__ or "").strip().splitlines()[0] if func.__doc__ else ""
         GENERATORS[name] = Generator(name, func, doc, params)
         return func
+
+    return register
+
+
+def graph_generator(
+    name: str,
+) -> Callable[[Callable[..., _core.TaskGraph]], Callable[..., Workload]]:
+    """Registers a function that builds a task graph as workload generator ``name``.
+
+    The registered function takes the graph function's parameters plus the
+    keyword-only ``name``, ``cost``, ``kernel`` and ``kernels`` every workload
+    has, and returns a :class:`Workload` that remembers its parameters.
+    """
+
+    def register(build: Callable[..., _core.TaskGraph]) -> Callable[..., Workload]:
+        own = inspect.signature(build)
+
+        @functools.wraps(build)
+        def make(
+            *args: Any,
+            name: str | None = None,
+            cost: CostModel | Mapping[str, Any] | float | None = None,
+            kernel: Kernel | None = None,
+            kernels: Sequence[Kernel] | None = None,
+            **kwargs: Any,
+        ) -> Workload:
+            bound = own.bind(*args, **kwargs)
+            bound.apply_defaults()
+            params = dict(bound.arguments)
+            return Workload(
+                build(**params),
+                name=name or GENERATORS[generator_name].default_name(params),
+                kernels=make_kernels(kernel, kernels),
+                cost=cost,
+                generator=generator_name,
+                params=params,
+            )
+
+        generator_name = name
+        common = inspect.signature(make, follow_wrapped=False).parameters
+        make.__signature__ = own.replace(  # type: ignore[attr-defined]
+            parameters=[
+                *own.parameters.values(),
+                *(common[k] for k in ("name", "cost", "kernel", "kernels")),
+            ],
+            return_annotation="Workload",
+        )
+        return generator(name)(make)
 
     return register
 
