@@ -117,7 +117,7 @@ def test_empty_graphs() -> None:
         (lambda: W.layered_random(3, 3, span=0), "layered_random: 'span' must be >= 1"),
         (
             lambda: W.from_edges([(0, 1)], costs=[1, -1]),
-            "node 1 has negative cost -1 (must be >= 0)",
+            "node costs must hold cycle counts in [0, 2^48]; got [1, -1]",
         ),
         (
             lambda: W.from_edges([(0, 1)], costs=[1]),
@@ -142,14 +142,14 @@ def test_empty_graphs() -> None:
         (lambda: W.make("wavefront", rows=2), "workload generator 'wavefront' needs cols"),
         (
             lambda: W.make("wavefront", rows="2", cols=2),
-            "parameter 'rows' of workload generator 'wavefront' must be an integer; got '2'",
+            "parameter 'rows' of workload generator 'wavefront' must be a whole number; got '2'",
         ),
         (
             lambda: W.make("wavefront", rows=2, cols=2, colour=3),
             "unknown parameter of workload generator 'wavefront' 'colour'",
         ),
         (lambda: W.wavefront(2, 2).with_params(rowz=3), "(did you mean 'rows'?)"),
-        (lambda: W.wavefront(2, 2).with_params(rows=2.5), "must be an integer; got 2.5"),
+        (lambda: W.wavefront(2, 2).with_params(rows=2.5), "must be a whole number; got 2.5"),
         (
             lambda: W.from_edges([(0, 1)]).with_params(n=3),
             "workload 'edges' was not made by a generator, so its parameters (n) cannot be varied",
@@ -268,9 +268,9 @@ def test_gpu_as_sweep_argument() -> None:
 # ------------------------------------------------------------- kernels and costs
 @pytest.mark.parametrize("field", ["threads", "regs_per_thread", "smem_bytes"])
 def test_negative_kernel_sizes(field: str) -> None:
-    with raises(f"kernel 'k': '{field}' must be a whole number >= 0; got -1"):
+    with raises(f"kernel 'k': '{field}' must be a whole number in [0, 2147483647]; got -1"):
         td.Kernel("k", **{field: -1})
-    with raises(f"'{field}' must be a whole number >= 0; got 1.5"):
+    with raises(f"'{field}' must be a whole number in [0, 2147483647]; got 1.5"):
         td.Kernel("k", **{field: 1.5})
 
 
@@ -307,7 +307,7 @@ def test_kernel_footprint_that_does_not_fit_an_sm(kernel: td.Kernel, limiter: st
         (lambda: td.cost.CostModel("lognormal", {"sigm": 1}), "(did you mean 'sigma'?)"),
         (
             lambda: td.cost.CostModel("constant", {"cycles": "9"}),
-            "parameter 'cycles' must be a number; got '9'",
+            "parameter 'cycles' must be a finite number; got '9'",
         ),
         (lambda: td.cost.CostModel("array"), "cost model 'array' needs a table of cycles"),
         (
@@ -315,7 +315,7 @@ def test_kernel_footprint_that_does_not_fit_an_sm(kernel: td.Kernel, limiter: st
             "a cost model must be a tbdse CostModel, a number or a mapping",
         ),
         (lambda: W.chain(2, cost={"cycles": 3}), "a cost model needs 'model'"),
-        (lambda: W.chain(2, cost=td.cost.array([1.5, 2])), "table must hold whole cycles"),
+        (lambda: W.chain(2, cost=td.cost.array([1.5, 2])), "table must hold whole cycle counts"),
         (
             lambda: W.chain(2, kernel=td.Kernel("a"), cost=td.cost.per_kernel({"b": 3})),
             "cost model 'per_kernel' has no cost for kernel(s) a; it names b",
@@ -328,9 +328,8 @@ def test_bad_cost_models(make: Any, message: str) -> None:
 
 
 def test_negative_and_mismatched_cost_arrays() -> None:
-    negative = W.chain(3, cost=td.cost.array([1, -2, 3]))
-    with raises("cost model 'array': entry 1 is negative (-2 cycles)"):
-        td.simulate(negative, make_gpu(), "dataflow_ideal")
+    with raises("cost model 'array' table must hold cycle counts in [0, 2^48]; got [1, -2, 3]"):
+        td.cost.array([1, -2, 3])
     short = W.chain(3, cost=td.cost.array([1, 2]))
     with raises("cost model 'array' has 2 entries but the graph has 3 tasks"):
         td.simulate(short, make_gpu(), "dataflow_ideal")
@@ -444,11 +443,11 @@ def test_bad_sweep_axis_values() -> None:
         "parameter 'policy' must be one of 'lrr', 'fifo'; got 'fifx' (did you mean 'fifo'?)"
     ):
         td.sweep(wl, gpu, "dataflow_ideal", grid={"policy": ["lrr", "fifx"]})
-    with raises("sweep axis 'cost.cycles' needs numbers; got 'a'"):
+    with raises("sweep axis 'cost.cycles' must be a finite number; got 'a'"):
         td.sweep(wl, gpu, "cdp", grid={"cycles": ["a"]})
     with raises("cost.cycles=-1, replicate 0: cost model 'constant' parameter 'cycles' must be"):
         td.sweep(wl, make_gpu(2, 2), "cdp", grid={"cycles": [-1]})
-    with raises("parameter 'n' of workload generator 'chain' must be an integer; got 'x'"):
+    with raises("parameter 'n' of workload generator 'chain' must be a whole number; got 'x'"):
         td.sweep(wl, gpu, "cdp", grid={"n": ["x"]})
 
 
@@ -465,11 +464,11 @@ def test_cost_axis_that_does_not_apply_to_a_workload() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"replicates": 0}, "'replicates' must be a whole number >= 1; got 0"),
-        ({"replicates": 1.5}, "'replicates' must be a whole number >= 1; got 1.5"),
-        ({"replicates": True}, "'replicates' must be a whole number >= 1; got True"),
-        ({"seed": -1}, "'seed' must be a whole number in [0, 2**63); got -1"),
-        ({"threads": 0}, "threads must be a whole number >= 1 or None; got 0"),
+        ({"replicates": 0}, "'replicates' must be a whole number in [1, 2147483647]; got 0"),
+        ({"replicates": 1.5}, "'replicates' must be a whole number in [1, 2147483647]; got 1.5"),
+        ({"replicates": True}, "'replicates' must be a whole number in [1, 2147483647]; got True"),
+        ({"seed": -1}, "'seed' must be a whole number in [0, 9223372036854775807]; got -1"),
+        ({"threads": 0}, "threads must be a whole number in [1, 4096]; got 0"),
         ({"on_error": "ignore"}, "on_error must be 'raise' or 'record'; got 'ignore'"),
     ],
 )
@@ -488,7 +487,7 @@ def test_bad_sweep_inputs() -> None:
         td.sweep([], gpu, "cdp")
     with raises("workload names must be distinct within a sweep; got ['chain(n=2)', 'chain(n=2)']"):
         td.sweep([W.chain(2), W.chain(2, cost=5)], gpu, "cdp")
-    with raises("replicate must be a whole number >= 0; got -1"):
+    with raises("replicate must be a whole number in [0, 2147483647]; got -1"):
         td.simulate(W.chain(2), gpu, "cdp", replicate=-1)
 
 

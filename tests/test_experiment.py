@@ -153,7 +153,7 @@ def test_wrong_types_and_negative_sizes_are_all_reported(tmp_path: Path) -> None
     assert "3 problems" in msg
     assert "workload" in msg and "'rows'" in msg and "'six'" in msg
     assert "gpu" in msg and "'sms' must be an integer in [1, 65535]; got 0" in msg
-    assert "replicates" in msg and "whole number >= 1" in msg
+    assert "replicates" in msg and "whole number in [1, 2147483647]" in msg
 
 
 def test_bad_grid_zip_and_plot_columns(tmp_path: Path) -> None:
@@ -214,7 +214,7 @@ def test_interrupted_run_resumes_from_its_checkpoint(
     monkeypatch.setattr(sweep_mod, "FIRST_CHUNK_WEIGHT", 1.0)  # one run per chunk at first
     monkeypatch.setattr(sweep_mod, "CHUNK_SECONDS", 1e-9)  # and afterwards
     calls = {"n": 0}
-    original = sweep_mod._Runner._check_errors
+    original = sweep_mod.Runner._check_errors
 
     def interrupt_after_three_chunks(self, chunk, status):  # type: ignore[no-untyped-def]
         calls["n"] += 1
@@ -222,14 +222,14 @@ def test_interrupted_run_resumes_from_its_checkpoint(
             raise KeyboardInterrupt
         return original(self, chunk, status)
 
-    monkeypatch.setattr(sweep_mod._Runner, "_check_errors", interrupt_after_three_chunks)
+    monkeypatch.setattr(sweep_mod.Runner, "_check_errors", interrupt_after_three_chunks)
     out = tmp_path / "out"
     with pytest.raises(SweepInterrupted) as info:
         exp.run(out, progress=False, echo=lambda _: None)
     assert len(info.value.results) == 3  # three finished runs kept
     assert (out / "checkpoint").is_dir() and (out / "results.partial.csv").exists()
 
-    monkeypatch.setattr(sweep_mod._Runner, "_check_errors", original)
+    monkeypatch.setattr(sweep_mod.Runner, "_check_errors", original)
     said: list[str] = []
     resumed = exp.run(out, resume=True, progress=False, echo=said.append)
     assert said[0].startswith("resuming: 3 of")
@@ -247,3 +247,57 @@ def test_from_dict_builds_the_same_experiment() -> None:
     frame = exp.run(Path(__import__("tempfile").mkdtemp()), progress=False, echo=lambda _: None)
     assert frame["makespan_cycles"].iloc[0] == 21000 + 400  # 30 us launch at 700 MHz + 4 x 100
     assert isinstance(exp.schemes[0], td.Scheme)
+
+
+def test_plot_options_are_checked_before_running(tmp_path: Path) -> None:
+    text = BASE + textwrap.dedent("""\
+        outputs:
+          plots:
+            - {kind: heatmap, x: gpu.sms, y: replicate, value: makespan_us, agg: sum,
+               cmap: viridus, file: ../outside.png}
+            - {kind: line, x: gpu.sms, y: speedup, spread: wide, logx: yes}
+    """)
+    msg = problems_of(write(tmp_path, text))
+    assert "plots[0].file" in msg and "inside the output folder" in msg
+    assert "plots[0].agg: must be one of mean, median, min, max; got 'sum'" in msg
+    assert "did you mean 'viridis'" in msg
+    assert "plots[1].spread" in msg and "plots[1].logx: must be true or false" in msg
+    mapping = BASE + "outputs:\n  plots: {kind: line}\n"
+    assert "outputs.plots: must be a list of plots" in problems_of(
+        write(tmp_path, mapping, "m.yaml")
+    )
+
+
+def test_format_goes_with_file_and_kernels_list(tmp_path: Path) -> None:
+    text = BASE.replace("generator: wavefront", "generator: wavefront\n  format: stg")
+    assert "'format' goes with 'file'" in problems_of(write(tmp_path, text))
+    text = BASE.replace(
+        "  cost: {model: lognormal, mean: 2000, sigma: 0.2}",
+        "  cost: {model: lognormal, mean: 2000, sigma: 0.2}\n"
+        "  kernels: [{name: tile, threads: 256, regs_per_thread: 32}]",
+    )
+    exp = experiment.load(write(tmp_path, text, "k.yaml"))
+    assert exp.workloads[0].kernels == (td.Kernel("tile", 256, 32, 0),)
+
+
+def test_resolved_yaml_is_an_experiment_giving_the_same_runs(tmp_path: Path) -> None:
+    text = BASE.replace(
+        "schemes: [global_barrier, dataflow_ideal]",
+        "schemes: [global_barrier, {name: dataflow_ideal, label: ideal, policy: fifo}]",
+    )
+    first = experiment.load(write(tmp_path, text)).run(
+        tmp_path / "a", progress=False, echo=lambda _: None
+    )
+    again = experiment.load(tmp_path / "a" / "resolved.yaml").run(
+        tmp_path / "b", progress=False, echo=lambda _: None
+    )
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_yaml_scalars_follow_the_core_schema() -> None:
+    from tbdse.yamlio import load_yaml
+
+    data = load_yaml("x.yaml", text="a: [1e3, 007, 0o17, 0x1f, 1_000, .inf, inf, .nan, no, ~]").data
+    assert data["a"][:5] == [1000.0, 7, 15, 31, "1_000"]
+    assert data["a"][5] == float("inf") and data["a"][6] == "inf"
+    assert data["a"][7] != data["a"][7] and data["a"][8:] == ["no", None]

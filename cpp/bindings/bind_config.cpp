@@ -4,8 +4,6 @@
 // these, so there is one source of truth.
 #include <pybind11/stl.h>
 
-#include <tbb/info.h>
-
 #include "bindings.hpp"
 #include "core/cost_model.hpp"
 #include "core/gpu.hpp"
@@ -80,9 +78,6 @@ py::dict describe_scheme(const SchemeInfo& s) {
 }  // namespace
 
 void register_config(py::module_& m) {
-  m.def("default_threads", [] { return tbb::info::default_concurrency(); },
-        "Threads a sweep uses when none are asked for (all cores).");
-
   m.def("gpu_params", [] {
     const auto& table = GpuConfig::params();
     const GpuConfig defaults;

@@ -1,5 +1,7 @@
 // C++ errors become the Python exception classes of tbdse.errors:
 // ConfigError (a ValueError), SimulationError and DeadlockError (RuntimeErrors).
+#include <pybind11/stl.h>  // stuck_tasks (a std::vector) becomes a list
+
 #include "bindings.hpp"
 #include "core/errors.hpp"
 

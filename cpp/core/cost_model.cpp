@@ -96,15 +96,6 @@ void CostModel::set_param(std::string_view name, double value) {
   params[param_index(*this, name)] = value;
 }
 
-bool CostModel::is_random() const {
-  switch (kind) {
-    case Kind::UNIFORM:
-    case Kind::NORMAL:
-    case Kind::LOGNORMAL: return true;
-    default: return param("jitter") > 0.0;
-  }
-}
-
 void CostModel::check_params() const {
   const std::string owner = "cost model '" + kind_name(kind) + "'";
   if (params.size() != info(kind).params.size())
@@ -114,18 +105,23 @@ void CostModel::check_params() const {
     const double v = params[i];
     const std::string& name = info(kind).params[i];
     const bool positive = name == "mean";
-    if (!std::isfinite(v) || v < 0.0 || (positive && v == 0.0))
+    // Cycle counts stay within 2^48 (the engine's limit per task); log-space
+    // spreads within 10, beyond which draws overflow that limit anyway.
+    const bool spread = name == "sigma" || name == "jitter";
+    const double most = spread ? 10.0 : name == "scale" ? 1e12 : 281474976710656.0;
+    if (!std::isfinite(v) || v < 0.0 || (positive && v == 0.0) || v > most)
       throw ConfigError(owner + " parameter '" + name + "' must be a finite number " +
-                        (positive ? "> 0" : ">= 0") + "; got " + std::to_string(v));
+                        (positive ? "> 0" : ">= 0") + " and at most " + std::to_string(most) +
+                        "; got " + std::to_string(v));
   }
   if (kind == Kind::UNIFORM && param("high") < param("low"))
     throw ConfigError(owner + ": 'high' (" + std::to_string(param("high")) +
                       ") must be >= 'low' (" + std::to_string(param("low")) + ")");
   const auto values = table();
   for (std::size_t i = 0; i < values.size(); ++i)
-    if (values[i] < 0)
-      throw ConfigError(owner + ": entry " + std::to_string(i) + " is negative (" +
-                        std::to_string(values[i]) + " cycles)");
+    if (values[i] < 0 || values[i] > (Cycle{1} << 48))
+      throw ConfigError(owner + ": entry " + std::to_string(i) + " (" + std::to_string(values[i]) +
+                        " cycles) is outside [0, 2^48]");
 }
 
 void CostModel::validate(const TaskGraph& graph) const {

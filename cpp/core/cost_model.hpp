@@ -48,7 +48,6 @@ struct CostModel {
   // covering every kernel id).
   void validate(const TaskGraph& graph) const;
 
-  bool is_random() const;
   std::uint64_t hash() const;
 
   // One cost per node (TaskGraph numbering); an `array` table and the random

@@ -1,6 +1,7 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "errors.hpp"
 
@@ -29,14 +30,17 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
       options_(options),
       slot_only_(std::all_of(workload.kernels.begin(), workload.kernels.end(),
                              [](const KernelInfo& k) { return k.footprint == TbFootprint{}; })),
-      finishing_(static_cast<std::size_t>(gpu.sms * gpu.tb_slots)),
-      running_(static_cast<std::size_t>(gpu.sms * gpu.tb_slots), -1),
+      finishing_(static_cast<std::size_t>(
+          std::min<std::int64_t>(gpu.sms * gpu.tb_slots, workload.graph->size()))),
       pool_(gpu),
       state_(static_cast<std::size_t>(graph_.size()), TaskState::WAITING),
       task_resident_(static_cast<std::size_t>(gpu.sms), 0),
       busy_since_(static_cast<std::size_t>(gpu.sms), 0) {
   if (cost.size() != static_cast<std::size_t>(graph_.size()))
     throw SimulationError("internal: cost vector does not match the task graph");
+  for (const Cycle c : cost)
+    if (c < 0 || c > kMaxDelay)
+      throw ConfigError("a task cost of " + std::to_string(c) + " cycles is outside [0, 2^48]");
   if (options_.record_timeline) {
     const auto n = static_cast<std::size_t>(graph_.size());
     timeline_ = Timeline{std::vector<SmId>(n, -1), std::vector<std::int32_t>(n, -1),
@@ -50,6 +54,7 @@ void Engine::post(Cycle time, std::int32_t kind, std::int64_t payload, std::int3
   if (time < now_)
     throw SimulationError("internal: event posted at cycle " + std::to_string(time) +
                           ", before the current cycle " + std::to_string(now_));
+  check_time(time);
   queue_.push(time, priority, kind, payload);
 }
 
@@ -60,13 +65,22 @@ void Engine::bad_transition(TaskId t, const char* what) const {
 
 void Engine::issue(TaskId t, SmId sm) {
   if (state_[t] != TaskState::READY) bad_transition(t, "issued");
+  since_progress_ = 0;
   const std::int32_t slot = pool_.acquire(sm, footprint(t));
   state_[t] = TaskState::RUNNING;
   if (task_resident_[sm]++ == 0) busy_since_[sm] = now_;
   rr_next_ = sm + 1 == pool_.size() ? 0 : sm + 1;
-  const auto global_slot = static_cast<std::int32_t>(sm * gpu_.tb_slots + slot);
-  running_[static_cast<std::size_t>(global_slot)] = t;
-  finishing_.push(now_ + cost_[t], issued_++, global_slot);
+  std::int32_t handle;
+  if (free_handles_.empty()) {
+    handle = static_cast<std::int32_t>(running_.size());
+    running_.push_back(Running{t, sm, slot});
+  } else {
+    handle = free_handles_.back();
+    free_handles_.pop_back();
+    running_[static_cast<std::size_t>(handle)] = Running{t, sm, slot};
+  }
+  check_time(now_ + cost_[t]);
+  finishing_.push(now_ + cost_[t], issued_++, handle);
   if (timeline_) {
     timeline_->sm[t] = sm;
     timeline_->slot[t] = slot;
@@ -74,10 +88,18 @@ void Engine::issue(TaskId t, SmId sm) {
   }
 }
 
-void Engine::finish_task(Scheme& scheme, std::int32_t global_slot) {
-  const TaskId t = running_[static_cast<std::size_t>(global_slot)];
-  const auto sm = static_cast<SmId>(global_slot / gpu_.tb_slots);
-  pool_.release(sm, footprint(t), static_cast<std::int32_t>(global_slot % gpu_.tb_slots));
+void Engine::check_time(Cycle time) const {
+  if (time >= kMaxTime)
+    throw SimulationError("the run passes cycle 2^62 (" + std::to_string(kMaxTime) +
+                          "), the longest the simulator can represent");
+}
+
+void Engine::finish_task(Scheme& scheme, std::int32_t handle) {
+  const Running r = running_[static_cast<std::size_t>(handle)];
+  free_handles_.push_back(handle);
+  const TaskId t = r.task;
+  const SmId sm = r.sm;
+  pool_.release(sm, footprint(t), r.slot);
   state_[t] = TaskState::DONE;
   ++finished_;
   last_finish_ = now_;
@@ -93,7 +115,7 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
                                  ? options_.max_events_without_progress
                                  : std::max<std::int64_t>(10'000'000, 100LL * n);
   std::int64_t events = 0;
-  std::int64_t since_progress = 0;
+  Cycle last_event_time = -1;
 
   scheme.start(*this);
   scheme.dispatch(*this);
@@ -108,22 +130,26 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
       finishing_.pop();
       finish_task(scheme, slot);
       ++events;
-      since_progress = 0;
+      since_progress_ = 0;
     }
     // ... then the scheme's events at this cycle (they may post more at it).
     while (!queue_.empty() && queue_.top().time == now_) {
       scheme.on_event(*this, queue_.pop());
       ++events;
-      if (++since_progress > limit)
-        throw DeadlockError("no task finished during the last " + std::to_string(limit) +
-                                " events (cycle " + std::to_string(now_) + ", " +
-                                std::to_string(n - finished_) + " of " + std::to_string(n) +
-                                " tasks unfinished): the scheme keeps running without progress",
-                            {});
+      // Watchdog: events while TBs run and time moves on are progress towards
+      // their completion; events while nothing runs, or that keep time still,
+      // are not.  Issuing or finishing a TB resets the count.
+      if (!finishing_.empty() && now_ > last_event_time) {
+        since_progress_ = 0;
+      } else if (++since_progress_ > limit) {
+        throw_deadlock(scheme, "the scheme kept handling events for " + std::to_string(limit) +
+                                   " events without issuing or finishing a TB");
+      }
+      last_event_time = now_;
     }
     scheme.dispatch(*this);
   }
-  if (finished_ != n) throw_deadlock(scheme);
+  if (finished_ != n) throw_deadlock(scheme, "nothing is left to happen");
 
   RunOutput out;
   out.makespan = last_finish_;
@@ -131,8 +157,7 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
   out.busy_sm_cycles = busy_sm_cycles_;
   out.critical_path = graph_.critical_path(cost_);
   const std::int64_t capacity = workload_.tb_capacity(gpu_);
-  out.work_bound = static_cast<Cycle>(
-      (static_cast<std::int64_t>(tb_cycles_) + capacity - 1) / capacity);
+  out.work_bound = static_cast<Cycle>(std::ceil(tb_cycles_ / static_cast<double>(capacity)));
   out.events = events;
   out.scheme_stats.assign(stat_count, 0.0);
   scheme.write_stats(*this, out.scheme_stats);
@@ -159,7 +184,7 @@ std::string Engine::default_stuck_reason(TaskId t,
   }
 }
 
-void Engine::throw_deadlock(const Scheme& scheme) const {
+void Engine::throw_deadlock(const Scheme& scheme, const std::string& why) const {
   const std::int32_t n = graph_.size();
   std::vector<std::int32_t> open_parents(static_cast<std::size_t>(n), 0);
   for (TaskId u = 0; u < n; ++u)
@@ -178,7 +203,7 @@ void Engine::throw_deadlock(const Scheme& scheme) const {
         stuck.push_back(t);
     }
 
-  std::string message = "deadlock at cycle " + std::to_string(now_) + ": " +
+  std::string message = "deadlock at cycle " + std::to_string(now_) + " (" + why + "): " +
                         std::to_string(n - finished_) + " of " + std::to_string(n) +
                         " tasks can never finish. Stuck:";
   const std::size_t shown = std::min<std::size_t>(stuck.size(), 5);

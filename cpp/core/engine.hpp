@@ -29,6 +29,12 @@ struct EngineOptions {
   std::int64_t max_events_without_progress = 0;
 };
 
+// Simulated time must stay below 2^62 cycles (checked whenever something is
+// scheduled); a task's cost is at most 2^48 cycles and a launch delay at most
+// about 2^50, so no sum of them can overflow on the way.
+inline constexpr Cycle kMaxTime = Cycle{1} << 62;
+inline constexpr Cycle kMaxDelay = Cycle{1} << 48;
+
 // One row per task, indexed by input task id (TaskGraph::original_id).
 struct Timeline {
   std::vector<SmId> sm;
@@ -105,9 +111,10 @@ class Engine {
     static constexpr TbFootprint kNone{};
     return slot_only_ ? kNone : workload_.footprint(t);
   }
-  void finish_task(Scheme& scheme, std::int32_t global_slot);
+  void finish_task(Scheme& scheme, std::int32_t handle);
+  void check_time(Cycle time) const;
   [[noreturn]] void bad_transition(TaskId t, const char* what) const;
-  [[noreturn]] void throw_deadlock(const Scheme& scheme) const;
+  [[noreturn]] void throw_deadlock(const Scheme& scheme, const std::string& why) const;
   std::string default_stuck_reason(TaskId t, const std::vector<std::int32_t>& open_parents) const;
 
   const Workload& workload_;
@@ -119,9 +126,16 @@ class Engine {
 
   Cycle now_ = 0;
   EventQueue queue_;           // scheme events
-  FinishHeap finishing_;       // running TBs by finish time
-  std::vector<TaskId> running_;  // per global slot (sm * tb_slots + slot): its task
-  std::uint64_t issued_ = 0;   // issue sequence: the tie-break among equal finish times
+  struct Running {
+    TaskId task;
+    SmId sm;
+    std::int32_t slot;
+  };
+  FinishHeap finishing_;                 // running TBs by finish time, by handle
+  std::vector<Running> running_;         // handle -> what is running where
+  std::vector<std::int32_t> free_handles_;
+  std::uint64_t issued_ = 0;  // issue sequence: the tie-break among equal finish times
+  std::int64_t since_progress_ = 0;  // watchdog: events since a TB was issued or finished
   SmPool pool_;
   SmId rr_next_ = 0;
   std::vector<TaskState> state_;

@@ -1,6 +1,6 @@
 // Running thread blocks by finish time: a binary min-heap of 16-byte entries
-// (finish cycle; issue sequence and TB slot packed in one word).  Its size is
-// bounded by the GPU's TB slots.  Equal finish times come out in issue order,
+// (finish cycle; issue sequence and a handle of the running TB packed in one
+// word).  Its size is the number of TBs running at once.  Equal finish times come out in issue order,
 // which keeps a run deterministic.
 //
 // pop() is Floyd's: the hole left by the minimum sinks to a leaf choosing the
@@ -23,16 +23,16 @@ class FinishHeap {
  public:
   static constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
 
-  explicit FinishHeap(std::size_t slots) : heap_(2 * slots + 2, kSentinel) {}
+  explicit FinishHeap(std::size_t expected) : heap_(2 * expected + 2, kSentinel) {}
 
   bool empty() const { return size_ == 0; }
   Cycle first_time() const { return heap_[0].time; }  // the sentinel's kNever when empty
-  // The TB slot whose thread block finishes first (ties: issued first).
+  // The handle of the thread block that finishes first (ties: issued first).
   std::int32_t first() const { return static_cast<std::int32_t>(heap_[0].order & kSlotMask); }
 
   // `seq` must grow with every push (the issue sequence number).
-  void push(Cycle time, std::uint64_t seq, std::int32_t slot) {
-    const Entry e{time, (seq << kSlotBits) | static_cast<std::uint64_t>(slot)};
+  void push(Cycle time, std::uint64_t seq, std::int32_t handle) {
+    const Entry e{time, (seq << kSlotBits) | static_cast<std::uint64_t>(handle)};
     if (2 * (size_ + 1) + 2 > heap_.size()) heap_.resize(2 * heap_.size(), kSentinel);
     std::size_t hole = size_++;
     while (hole > 0) {
@@ -62,13 +62,13 @@ class FinishHeap {
     heap_[hole] = size_ > 0 ? last : kSentinel;
   }
 
-  static constexpr int kSlotBits = 24;  // up to 16M TB slots; 2^40 issues per run
+  static constexpr int kSlotBits = 24;  // up to 16M TBs running at once; 2^40 issues per run
 
  private:
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   struct Entry {
     Cycle time;
-    std::uint64_t order;  // issue sequence << kSlotBits | slot
+    std::uint64_t order;  // issue sequence << kSlotBits | handle
   };
   static constexpr Entry kSentinel{kNever, ~std::uint64_t{0}};
   // a strictly before b, evaluated without branches

@@ -22,6 +22,16 @@ void require_size(std::int64_t nodes, const char* generator) {
                       " nodes exceed the limit of 2e9 tasks per graph");
 }
 
+// Edges cost memory before anything can be checked; refuse absurd graphs early.
+constexpr double kMaxEdges = 2.5e8;  // about 4 GB while building
+
+void require_edges(double edges, const char* generator) {
+  if (edges > kMaxEdges)
+    throw ConfigError(std::string(generator) + ": the graph would have about " +
+                      std::to_string(static_cast<std::int64_t>(edges)) +
+                      " edges; at most 2.5e8 are supported");
+}
+
 }  // namespace
 
 TaskGraph make_wavefront(std::int32_t rows, std::int32_t cols) {
@@ -57,6 +67,7 @@ TaskGraph make_barrier(std::int32_t width, std::int32_t stages, std::int32_t gro
                       std::to_string(width) + ")");
   const std::int64_t n = std::int64_t{width} * stages;
   require_size(n, "barrier");
+  require_edges(static_cast<double>(stages - 1) * width * group, "barrier");
   TaskGraphInput in;
   in.nodes = static_cast<std::int32_t>(n);
   for (std::int32_t s = 0; s + 1 < stages; ++s)
@@ -81,6 +92,8 @@ TaskGraph make_layered_random(std::int32_t layers, std::int32_t width, double ed
                       std::to_string(edge_prob));
   const std::int64_t n = std::int64_t{layers} * width;
   require_size(n, "layered_random");
+  require_edges(static_cast<double>(n) * (1.0 + edge_prob * std::min(span, layers) * width),
+                "layered_random");
   const Philox rng(rng_key(seed, 0x1A7E2ED, 0, RngPurpose::GRAPH_STRUCTURE));
   TaskGraphInput in;
   in.nodes = static_cast<std::int32_t>(n);

@@ -42,20 +42,6 @@ std::string range_words(const ParamInfo& info) {
 
 }  // namespace
 
-std::string format_param_value(const ParamInfo& info, double value) {
-  if (std::isnan(value)) return "nan";
-  switch (info.kind) {
-    case ParamKind::BOOL: return value != 0.0 ? "true" : "false";
-    case ParamKind::CHOICE: {
-      const auto index = static_cast<std::size_t>(value);
-      if (value >= 0 && index < info.choices.size() && std::floor(value) == value)
-        return info.choices[index];
-      return format_number(value);
-    }
-    default: return format_number(value);
-  }
-}
-
 void check_param_value(const ParamInfo& info, double value, std::string_view owner) {
   const auto fail = [&](const std::string& got) {
     throw ConfigError(std::string(owner) + " parameter '" + info.name + "' must be " +

@@ -36,9 +36,6 @@ struct ParamInfo {
   double max_value = std::numeric_limits<double>::infinity();
 };
 
-// Human-readable value: "128", "0.5", "true", "lrr", "unbounded".
-std::string format_param_value(const ParamInfo& info, double value);
-
 // Checks `value` against `info`; throws ConfigError naming `owner` and the
 // parameter and saying what is valid.
 void check_param_value(const ParamInfo& info, double value, std::string_view owner);

@@ -5,10 +5,11 @@
 //
 // Round-robin placement asks for the first SM at or after a position that has
 // room; a bitmask of SMs with a free TB slot answers that in a few word
-// operations, and TBs without a resource footprint need nothing more.
+// operations, and TBs without a resource footprint need nothing more.  Memory
+// is proportional to the SM count and the TBs actually resident, not to the
+// GPU's total TB slots.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -41,14 +42,10 @@ class SmPool {
     return -1;
   }
 
-  // Takes the resources; returns the slot index the TB occupies on that SM.
+  // Takes the resources; returns the slot index the TB occupies on that SM
+  // (the most recently freed one, else the lowest never used).
   std::int32_t acquire(SmId sm, const TbFootprint& fp);
   void release(SmId sm, const TbFootprint& fp, std::int32_t slot);
-
-  std::int32_t resident(SmId sm) const {
-    return static_cast<std::int32_t>(slots_per_sm_) - free_count_[sm];
-  }
-  std::int64_t free_slots() const { return free_slots_; }
 
  private:
   static bool is_slot_only(const TbFootprint& fp) {
@@ -62,7 +59,7 @@ class SmPool {
     std::int32_t w = from >> 6;
     std::uint64_t bits = has_slot_[w] & (~std::uint64_t{0} << (from & 63));
     for (std::int32_t i = 0; i <= words; ++i) {
-      if (bits != 0) return (w << 6) | std::countr_zero(bits);
+      if (bits != 0) return (w << 6) | __builtin_ctzll(bits);
       if (++w == words) w = 0;
       bits = has_slot_[w];
     }
@@ -71,11 +68,11 @@ class SmPool {
 
   const GpuConfig& gpu_;
   SmId sms_;
-  std::int64_t slots_per_sm_;
-  std::vector<std::int32_t> free_count_;       // free TB slots per SM
-  std::vector<std::int32_t> free_slot_ids_;    // per SM a stack of unused slot indices
-  std::vector<std::int64_t> threads_, regs_, smem_;  // in use per SM
-  std::vector<std::uint64_t> has_slot_;        // bit per SM with a free TB slot
+  std::vector<std::int32_t> free_count_;              // free TB slots per SM
+  std::vector<std::int32_t> never_used_;              // per SM: slots [never_used_, tb_slots) untouched
+  std::vector<std::vector<std::int32_t>> freed_;      // per SM: released slot indices (a stack)
+  std::vector<std::int64_t> threads_, regs_, smem_;   // in use per SM
+  std::vector<std::uint64_t> has_slot_;               // bit per SM with a free TB slot
   std::int64_t free_slots_ = 0;
 };
 

@@ -196,18 +196,27 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
   return r;
 }
 
-std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec) {
+std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads) {
   spec.check_shape();
-  std::vector<std::uint64_t> hashes(spec.runs());
-  for (std::size_t i = 0; i < spec.runs(); ++i) {
-    try {
-      const ResolvedRun r = resolve_run(spec, i);
-      (void)r.scheme->create(r.scheme_values, *r.workload, r.gpu);
-      hashes[i] = r.config_hash;
-    } catch (const ConfigError& e) {
-      throw ConfigError(describe_run(spec, i) + ": " + e.what());
-    }
-  }
+  const std::size_t n = spec.runs();
+  std::vector<std::uint64_t> hashes(n);
+  std::vector<std::string> errors(n);
+  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        try {
+          const ResolvedRun r = resolve_run(spec, i);
+          (void)r.scheme->create(r.scheme_values, *r.workload, r.gpu);
+          hashes[i] = r.config_hash;
+        } catch (const ConfigError& e) {
+          errors[i] = describe_run(spec, i) + ": " + e.what();
+        }
+      }
+    });
+  });
+  for (const auto& e : errors)  // the first failing run, whatever the threads did
+    if (!e.empty()) throw ConfigError(e);
   return hashes;
 }
 

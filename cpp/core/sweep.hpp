@@ -71,7 +71,7 @@ struct SweepResult {
 // Resolves every run and creates its scheme without simulating; throws the
 // first ConfigError, prefixed with the run's description.  Returns each run's
 // configuration hash (what a checkpoint keys finished runs by).
-std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec);
+std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads = 0);
 
 struct SweepOptions {
   int threads = 0;                // 0 = all cores

@@ -25,12 +25,6 @@ std::vector<std::string> SchemeRegistry::names() const {
   return out;
 }
 
-std::vector<const SchemeInfo*> SchemeRegistry::all() const {
-  std::vector<const SchemeInfo*> out;
-  for (const auto& s : schemes_) out.push_back(s.get());
-  return out;
-}
-
 SchemeRegistry& scheme_registry() {
   static SchemeRegistry registry;
   return registry;

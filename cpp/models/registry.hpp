@@ -21,7 +21,6 @@ class SchemeRegistry {
   // ConfigError naming the valid schemes (and the closest one) when unknown.
   const SchemeInfo& get(std::string_view name) const;
   std::vector<std::string> names() const;
-  std::vector<const SchemeInfo*> all() const;
 
  private:
   std::vector<std::unique_ptr<SchemeInfo>> schemes_;  // stable addresses

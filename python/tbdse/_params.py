@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tbdse._checks import plain, real, whole
 from tbdse.errors import ConfigError
 
 ParamInfo = Mapping[str, Any]
@@ -35,14 +36,6 @@ def unknown_name(what: str, name: str, valid: Iterable[str], owner: str = "") ->
     )
 
 
-def _is_int_like(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return True
-    return isinstance(value, float) and math.isfinite(value) and value.is_integer()
-
-
 def _kind_words(info: ParamInfo) -> str:
     words = {
         "int": "an integer",
@@ -56,16 +49,19 @@ def _kind_words(info: ParamInfo) -> str:
 
 
 def encode(info: ParamInfo, value: Any, owner: str) -> float:
-    """The float the core expects for ``value``; ConfigError for a wrong type."""
+    """The float the core expects for ``value``; ConfigError for a wrong type.
+
+    Range checks of numbers are the core's (one source of truth), except that
+    NaN and infinities are refused here: NaN would read as "not set".
+    """
     kind = info["kind"]
+    value = plain(value)
 
     def fail() -> ConfigError:
         return ConfigError(
             f"{owner} parameter '{info['name']}' must be {_kind_words(info)}; got {value!r}"
         )
 
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-        value = value.item()  # NumPy scalar
     if (
         value is None
         or (isinstance(value, str) and value.lower() == UNBOUNDED)
@@ -87,13 +83,12 @@ def encode(info: ParamInfo, value: Any, owner: str) -> float:
                 f"got {value!r}{suggest(value, info['choices'])}"
             )
         raise fail()
-    if kind == "int":
-        if _is_int_like(value):
-            return float(value)
-        raise fail()
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    raise fail()
+    try:
+        if kind == "int":
+            return float(whole(value, "x", -(2**53), 2**53))
+        return real(value, "x")
+    except ConfigError:
+        raise fail() from None
 
 
 def decode(info: ParamInfo, value: float) -> Any:

@@ -7,9 +7,9 @@ cost model (``level_bound``, ``gpu.sms``, ``workload.rows``, ``cost.mean``).
 A scheme axis applies only to schemes that have that parameter; the others
 run once per remaining axis values instead of repeating identical runs.
 
-Everything is index arithmetic in NumPy: points are rows of value indices,
-so ten thousand configurations cost ten thousand array entries, not ten
-thousand Python objects.
+Runs are index arithmetic in NumPy: a point is a row of value indices, and
+the run table is a few integer arrays, so ten thousand configurations cost
+ten thousand array rows rather than ten thousand configuration objects.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from tbdse import _core
+from tbdse._checks import plain, real, whole
 from tbdse._params import encode, suggest
 from tbdse.errors import ConfigError
 from tbdse.gpus import Gpu, field_info
@@ -30,6 +31,8 @@ from tbdse.schemes import info as scheme_info
 from tbdse.workloads.base import GENERATORS, Workload
 
 TARGETS = ("scheme", "gpu", "workload", "cost")
+# Result columns that are not parameters; a parameter of the same name must be qualified.
+RESULT_COLUMNS = frozenset({"scheme", "label", "workload", "gpu", "replicate", "seed"})
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,12 @@ def resolve_key(key: str, spaces: Mapping[str, set[str]]) -> AxisKey:
             )
         return AxisKey(target, name)
     matches = [t for t in TARGETS if key in spaces[t]]
+    if key in RESULT_COLUMNS and matches:
+        # A bare 'seed' in a plot means the result column; an axis must say whose.
+        raise ConfigError(
+            f"sweep parameter '{key}' is also a result column ({key} of the run); write "
+            f"{' or '.join(f'{t}.{key}' for t in matches)}"
+        )
     if not matches:
         raise ConfigError(
             f"unknown sweep parameter '{key}'{suggest(key, everything)}; "
@@ -91,13 +100,24 @@ def resolve_key(key: str, spaces: Mapping[str, set[str]]) -> AxisKey:
     return AxisKey(matches[0], key)
 
 
-def _values(key: str, values: Any) -> list[Any]:
+def axis_values(key: str, values: Any, distinct: bool = True) -> list[Any]:
+    """The values of one sweep axis, checked: a flat, non-empty list, no NaN, and
+    (for a grid axis, ``distinct``) no value twice."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray, range)):
         raise ConfigError(f"sweep axis '{key}' needs a list of values; got {values!r}")
-    out = list(values)
+    if isinstance(values, np.ndarray) and values.ndim != 1:
+        raise ConfigError(
+            f"sweep axis '{key}' needs a flat list of values; got a {values.ndim}-D array"
+        )
+    out = [plain(v) for v in values]
     if not out:
         raise ConfigError(f"sweep axis '{key}' has no values")
-    return [v.item() if hasattr(v, "item") and not isinstance(v, str) else v for v in out]
+    for i, v in enumerate(out):
+        if isinstance(v, float) and v != v:
+            raise ConfigError(f"sweep axis '{key}': value {i} is NaN")
+        if distinct and v in out[:i] and type(v) is type(out[out.index(v)]):
+            raise ConfigError(f"sweep axis '{key}' lists {v!r} twice; values must be distinct")
+    return out
 
 
 @dataclass
@@ -123,7 +143,7 @@ class Axes:
             if key in keys:
                 raise ConfigError(f"sweep parameter '{key.column}' is given twice")
             keys.append(key)
-            values.append(_values(raw, vals))
+            values.append(axis_values(raw, vals, distinct=raw in grid))
         n_grid = len(grid)
         zip_lengths = {len(v) for v in values[n_grid:]}
         if len(zip_lengths) > 1:
@@ -133,6 +153,13 @@ class Axes:
             raise ConfigError(f"zipped axes must have equal lengths; got {detail}")
         ranges = [range(len(v)) for v in values[:n_grid]]
         if n_grid < len(keys):
+            tuples = list(zip(*values[n_grid:], strict=True))
+            for i, t in enumerate(tuples):
+                if t in tuples[:i]:
+                    raise ConfigError(
+                        f"zipped axes repeat the combination {t} (positions "
+                        f"{tuples.index(t)} and {i}); combinations must be distinct"
+                    )
             ranges.append(range(zip_lengths.pop()))
         rows = list(itertools.product(*ranges))
         points = np.array(rows, dtype=np.int64).reshape(len(rows), len(ranges))
@@ -221,6 +248,33 @@ def _derived_workloads(
     return out[inverse]
 
 
+MAX_REPLICATES = 2**31 - 1  # replicate numbers travel to the core as int32
+
+
+def _reject_duplicates(
+    workloads: Sequence[Workload], gpus: Sequence[Gpu], schemes: Sequence[Scheme]
+) -> None:
+    """The same workload, GPU or scheme twice would only repeat identical rows."""
+    names = [w.name for w in workloads]
+    for what, keys, shown in (
+        ("workload names", names, names),
+        (
+            "GPUs",
+            [(g.name, tuple(sorted(g.to_dict().items()))) for g in gpus],
+            [g.name for g in gpus],
+        ),
+        ("schemes", [s.key() for s in schemes], [s.label() for s in schemes]),
+    ):
+        seen: dict[Any, int] = {}
+        for i, key in enumerate(keys):
+            if key in seen:
+                raise ConfigError(
+                    f"a sweep lists the same {what[:-1] if what != 'GPUs' else 'GPU'} twice "
+                    f"('{shown[i]}', positions {seen[key]} and {i}); {what} must be distinct"
+                )
+            seen[key] = i
+
+
 def build_plan(
     workloads: Sequence[Workload],
     gpus: Sequence[Gpu],
@@ -230,14 +284,9 @@ def build_plan(
     seed: int,
     baseline: Scheme | None,
 ) -> Plan:
-    if (
-        isinstance(replicates, bool)
-        or not isinstance(replicates, (int, np.integer))
-        or replicates < 1
-    ):
-        raise ConfigError(f"'replicates' must be a whole number >= 1; got {replicates!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise ConfigError(f"'seed' must be a whole number in [0, 2**63); got {seed!r}")
+    replicates = whole(replicates, "'replicates'", 1, MAX_REPLICATES)
+    seed = whole(seed, "'seed'", 0, 2**63 - 1)
+    _reject_duplicates(workloads, gpus, schemes)
     table: list[Workload] = []
     index: dict[Any, int] = {}
     derived = [_derived_workloads(w, axes, table, index) for w in workloads]
@@ -354,6 +403,4 @@ def _overrides(plan: Plan) -> list[tuple[AxisKey, np.ndarray]]:
 
 
 def _cost_value(key: AxisKey, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"sweep axis '{key.column}' needs numbers; got {value!r}")
-    return float(value)
+    return real(value, f"sweep axis '{key.column}'")

@@ -1,12 +1,12 @@
 """Cost models: how many cycles each task (thread block) runs.
 
-Deterministic kinds (``constant``, ``per_kernel``, ``array``, ``from_graph``)
-take an optional ``jitter``: the sigma of a mean-one lognormal factor.  The
-distributions (``uniform``, ``normal``, ``lognormal``) draw from the seeded
-counter-based generator keyed by (seed, workload, cost model, replicate), so
-every scheme compared in a sweep sees the same task costs (common random
-numbers), and any run is reproducible on its own.  Draws are rounded to whole
-cycles and never fall below one cycle.
+Deterministic kinds (``constant``, ``per_kernel``, ``array`` and ``graph``,
+which :func:`from_graph` makes) take an optional ``jitter``: the sigma of a
+mean-one lognormal factor.  The distributions (``uniform``, ``normal``,
+``lognormal``) draw from the seeded counter-based generator keyed by (seed,
+workload, cost model, replicate), so every scheme compared in a sweep sees
+the same task costs (common random numbers), and any run is reproducible on
+its own.  Draws are rounded to whole cycles and never fall below one cycle.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from tbdse import _core
+from tbdse._checks import real
 from tbdse._params import unknown_name
 from tbdse.errors import ConfigError
 
@@ -60,14 +61,20 @@ class CostModel:
         for key, value in self.params.items():
             if key not in full:
                 raise unknown_name(f"parameter of cost model '{self.kind}'", key, full)
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-                raise ConfigError(
-                    f"cost model '{self.kind}' parameter '{key}' must be a number; got {value!r}"
-                )
-            full[key] = float(value)
+            full[key] = real(value, f"cost model '{self.kind}' parameter '{key}'")
         object.__setattr__(self, "params", full)
         if self.kind in ("per_kernel", "array") and self.table is None:
             raise ConfigError(f"cost model '{self.kind}' needs a table of cycles")
+        if self.table is not None:
+            what = f"cost model '{self.kind}' table"
+            if isinstance(self.table, Mapping):
+                if not all(isinstance(k, str) for k in self.table):
+                    raise ConfigError(
+                        f"{what} must map kernel names to cycles; got {self.table!r:.80}"
+                    )
+                cycle_array(list(self.table.values()), what)
+            else:
+                cycle_array(self.table, what)
         _core.check_cost(self.kind, full, None)
 
     def replace(self, **params: float) -> CostModel:
@@ -87,13 +94,10 @@ class CostModel:
             extra = [k for k in self.table if k not in kernel_names]
             if extra:
                 raise unknown_name("kernel in cost table", extra[0], kernel_names)
-            return np.array([self.table[k] for k in kernel_names], dtype=np.int64)
-        values = np.asarray(self.table)
-        if values.ndim != 1 or not np.issubdtype(values.dtype, np.number):
-            raise ConfigError(f"cost model '{self.kind}' table must be a list of cycle counts")
-        if np.issubdtype(values.dtype, np.floating) and not np.all(np.mod(values, 1) == 0):
-            raise ConfigError(f"cost model '{self.kind}' table must hold whole cycles")
-        return values.astype(np.int64)
+            return cycle_array(
+                [self.table[k] for k in kernel_names], f"cost model '{self.kind}' table"
+            )
+        return cycle_array(self.table, f"cost model '{self.kind}' table")
 
     def describe(self) -> str:
         args = ", ".join(f"{k}={v:g}" for k, v in self.params.items())
@@ -104,6 +108,25 @@ class CostModel:
         if self.table is not None:
             out["table"] = dict(self.table) if isinstance(self.table, Mapping) else list(self.table)
         return out
+
+
+def cycle_array(values: Any, what: str) -> np.ndarray:
+    """A one-dimensional int64 array of whole, non-negative cycle counts (< 2^48)."""
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError):
+        array = np.asarray([], dtype=object)
+    if array.ndim != 1 or not (
+        np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+    ):
+        raise ConfigError(f"{what} must be a list of whole cycle counts; got {values!r:.80}")
+    if np.issubdtype(array.dtype, np.floating) and not (
+        np.all(np.isfinite(array)) and np.all(np.mod(array, 1) == 0)
+    ):
+        raise ConfigError(f"{what} must hold whole cycle counts; got {values!r:.80}")
+    if array.size and (array.min() < 0 or array.max() > 2**48):
+        raise ConfigError(f"{what} must hold cycle counts in [0, 2^48]; got {values!r:.80}")
+    return array.astype(np.int64)
 
 
 def constant(cycles: float = 1000, *, jitter: float = 0.0) -> CostModel:

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from tbdse import _core
+from tbdse._checks import text
 from tbdse._params import encode, unknown_name
 from tbdse.errors import ConfigError
 
@@ -56,6 +57,7 @@ class Gpu:
     __slots__ = ("_encoded", "_values", "name")
 
     def __init__(self, name: str, values: Mapping[str, Any]) -> None:
+        text(name, "a GPU's name")
         infos = {f["name"]: f for f in field_info()}
         full = {f["name"]: f["default"] for f in field_info()}
         for key, value in values.items():
@@ -103,6 +105,7 @@ class Gpu:
 
 def preset(name: str, **overrides: Any) -> Gpu:
     """A preset by name, with optional field overrides."""
+    text(name, "a GPU preset")
     if name not in preset_names():
         raise unknown_name("GPU preset", name, preset_names())
     return Gpu(name, {**_core.gpu_preset(name), **overrides})

@@ -97,6 +97,29 @@ def _param_columns(plan: Plan, rows: np.ndarray) -> dict[str, Any]:
     return out
 
 
+def _labels(plan: Plan, rows: np.ndarray) -> np.ndarray:
+    """Each row's scheme label, naming the values of swept scheme parameters."""
+    axes = plan.axes
+    out = np.empty(len(rows), dtype=object)
+    scheme_of = plan.scheme_of[rows]
+    for si, s in enumerate(plan.schemes):
+        mine = np.nonzero(scheme_of == si)[0]
+        cols = [j for j in axes.columns("scheme") if axes.keys[j].name in s.params]
+        if not cols or len(mine) == 0:
+            out[mine] = s.label()
+            continue
+        picks = axes.points[plan.point_of[rows[mine]]][:, cols]
+        combos, inverse = np.unique(picks, axis=0, return_inverse=True)
+        texts = [
+            s.label(
+                {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, combo, strict=True)}
+            )
+            for combo in combos
+        ]
+        out[mine] = np.array(texts, dtype=object)[inverse.reshape(-1)]
+    return out
+
+
 def _gpu_columns(
     plan: Plan, rows: np.ndarray, overrides: Mapping[str, np.ndarray]
 ) -> dict[str, Any]:
@@ -159,7 +182,7 @@ def build_frame(
     gpu_overrides = {k.name: v for k, v in plan.overrides if k.target == "gpu"}
     data: dict[str, Any] = {
         "scheme": np.array([s.name for s in plan.schemes], dtype=object)[plan.scheme_of[rows]],
-        "label": np.array([s.label() for s in plan.schemes], dtype=object)[plan.scheme_of[rows]],
+        "label": _labels(plan, rows),
     }
     data.update(_workload_columns(plan, rows, cost_overrides))
     data["gpu"] = np.array([g.name for g in plan.gpus], dtype=object)[plan.gpu_of[rows]]

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from tbdse import _core
-from tbdse._plan import Axes, Plan, build_plan, namespaces
+from tbdse._checks import whole
+from tbdse._plan import MAX_REPLICATES, Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 from tbdse.gpus import Gpu, as_gpu
 from tbdse.results import Result, build_frame
@@ -81,7 +82,12 @@ class _Checkpoint:
         self.dir.mkdir(parents=True, exist_ok=True)
         meta = self.dir / "meta.json"
         if meta.exists():
-            stored = json.loads(meta.read_text())
+            try:
+                stored = json.loads(meta.read_text())
+            except json.JSONDecodeError:
+                raise ConfigError(
+                    f"checkpoint {meta} is not valid JSON; use another directory"
+                ) from None
             if stored.get("seed") != seed:
                 raise ConfigError(
                     f"checkpoint {self.dir} was written by a sweep with seed {stored.get('seed')}, "
@@ -93,7 +99,21 @@ class _Checkpoint:
 
     def load(self) -> pd.DataFrame | None:
         files = sorted(self.dir.glob("chunk-*.parquet"))
-        return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True) if files else None
+        frames = []
+        for f in files:
+            try:
+                frame = pd.read_parquet(f)
+            except Exception as exc:  # pyarrow raises several types for a damaged file
+                raise ConfigError(
+                    f"checkpoint chunk {f} cannot be read ({exc}); delete it"
+                ) from None
+            missing = {"_hash", "_replicate", "_status", "_error"} - set(frame.columns)
+            if missing:
+                raise ConfigError(
+                    f"checkpoint chunk {f} lacks {', '.join(sorted(missing))}; delete it"
+                )
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True) if frames else None
 
     def write(self, keys: np.ndarray, replicates: np.ndarray, res: Mapping[str, Any]) -> None:
         frame = pd.DataFrame(res["metrics"], columns=res["columns"])
@@ -107,8 +127,9 @@ class _Checkpoint:
         tmp.rename(self.dir / f"chunk-{self.count:06d}.parquet")  # atomic: never half a chunk
 
 
-class _Runner:
-    """Simulates a plan's runs in adaptive chunks and collects their rows."""
+class Runner:
+    """Simulates a plan's runs in adaptive chunks and collects their rows
+    (what :func:`sweep` and experiment files run through)."""
 
     def __init__(
         self,
@@ -120,10 +141,8 @@ class _Runner:
     ) -> None:
         if on_error not in ("raise", "record"):
             raise ConfigError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
-        if threads is not None and (
-            isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
-        ):
-            raise ConfigError(f"threads must be a whole number >= 1 or None; got {threads!r}")
+        if threads is not None:
+            threads = whole(threads, "threads", 1, 4096)
         self.plan = plan
         self.threads = threads or 0
         self.progress = progress
@@ -181,6 +200,8 @@ class _Runner:
             self._store(np.array(runs), values[rows], status[rows], [errors[k] for k in rows])
 
     def run(self) -> None:
+        if self.done.any():  # a run that failed before, restored from a checkpoint, fails now
+            self._check_errors(np.nonzero(self.done)[0], self.status[self.done])
         todo = np.nonzero(~self.done)[0]
         weights = self.plan.weights()[todo]
         budget = FIRST_CHUNK_WEIGHT  # adapted to CHUNK_SECONDS after each chunk
@@ -288,7 +309,7 @@ def sweep(
     base = as_scheme(baseline) if baseline is not None else None
     axes = Axes.build(grid, zip, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, replicates, seed, base)
-    runner = _Runner(plan, threads, progress, on_error, checkpoint)
+    runner = Runner(plan, threads, progress, on_error, checkpoint)
     try:
         runner.run()
     except KeyboardInterrupt:
@@ -319,8 +340,7 @@ def simulate(
         if isinstance(value, (list, tuple)):
             raise ConfigError(f"simulate runs one configuration: give one {what}, or use sweep()")
     workloads, gpus, schemes = _normalise(workload, gpu, scheme)
-    if isinstance(replicate, bool) or not isinstance(replicate, int) or replicate < 0:
-        raise ConfigError(f"replicate must be a whole number >= 0; got {replicate!r}")
+    replicate = whole(replicate, "replicate", 0, MAX_REPLICATES)
     axes = Axes.build(None, None, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, 1, seed, None)
     plan.replicate_of[:] = replicate

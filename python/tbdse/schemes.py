@@ -67,6 +67,11 @@ class Scheme:
         self._given = dict(params)
         self._label = label
 
+    @property
+    def custom_label(self) -> str | None:
+        """The label given at construction, if any."""
+        return self._label
+
     def replace(self, **params: Any) -> Scheme:
         return Scheme(self.name, label=self._label, **{**self._given, **params})
 
@@ -91,14 +96,20 @@ class Scheme:
             args += f", label={self._label!r}"
         return f"Scheme({self.name!r}{args})"
 
-    def label(self) -> str:
+    def label(self, swept: Mapping[str, Any] | None = None) -> str:
         """Short label for tables and legends: the given label, else the name plus
-        non-default parameters."""
+        non-default parameters; then the values of ``swept`` parameters, if any."""
+        swept = dict(swept or {})
         if self._label is not None:
-            return self._label
-        defaults = {p["name"]: p["default"] for p in info(self.name)["params"]}
-        changed = [f"{k}={v}" for k, v in self.params.items() if defaults[k] != v]
-        return self.name + (f"({', '.join(changed)})" if changed else "")
+            base, shown = self._label, []
+        else:
+            defaults = {p["name"]: p["default"] for p in info(self.name)["params"]}
+            base = self.name
+            shown = [
+                f"{k}={v}" for k, v in self.params.items() if defaults[k] != v and k not in swept
+            ]
+        shown += [f"{k}={v}" for k, v in swept.items()]
+        return base + (f"({', '.join(shown)})" if shown else "")
 
 
 class GlobalBarrier(Scheme):

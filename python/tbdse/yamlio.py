@@ -23,11 +23,13 @@ __all__ = ["Located", "Problems", "load_yaml", "path_str"]
 
 Path_ = tuple[str | int, ...]
 
-_INT = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
-_HEX = re.compile(r"^0x[0-9a-fA-F_]+$")
-_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$")
-_INF = re.compile(r"^[-+]?\.?(inf|Inf|INF)$")
-_NAN = re.compile(r"^\.?(nan|NaN|NAN)$")
+# The YAML 1.2 core schema's tag resolution for plain scalars.
+_INT = re.compile(r"^[-+]?[0-9]+$")
+_OCT = re.compile(r"^0o[0-7]+$")
+_HEX = re.compile(r"^0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_INF = re.compile(r"^[-+]?\.(inf|Inf|INF)$")
+_NAN = re.compile(r"^\.(nan|NaN|NAN)$")
 
 
 def path_str(path: Path_) -> str:
@@ -96,11 +98,13 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     if text in ("false", "False", "FALSE"):
         return False
     if _INT.match(text):
-        return int(text.replace("_", ""))
+        return int(text)
+    if _OCT.match(text):
+        return int(text[2:], 8)
     if _HEX.match(text):
-        return int(text.replace("_", ""), 16)
+        return int(text[2:], 16)
     if _FLOAT.match(text):
-        return float(text.replace("_", ""))
+        return float(text)
     if _INF.match(text):
         return -math.inf if text.startswith("-") else math.inf
     if _NAN.match(text):

@@ -56,11 +56,7 @@ def make(generator: str, /, **params: object) -> Workload:
     missing = [k for k, p in gen.params.items() if p.default is p.empty and k not in params]
     if missing:
         raise ConfigError(f"workload generator '{generator}' needs {', '.join(missing)}")
-    params = {k: gen.coerce(k, v) if k in gen.params else v for k, v in params.items()}
-    try:
-        return gen.func(**params)
-    except TypeError as exc:  # a wrong type slipped past (e.g. a string for rows)
-        raise ConfigError(f"workload generator '{generator}': {exc}") from None
+    return gen.func(**params)  # checks and converts every parameter
 
 
 def list_generators() -> pd.DataFrame:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from tbdse import _core
+from tbdse._checks import flag, real, text, whole
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel, as_cost, constant
 from tbdse.errors import ConfigError
@@ -32,12 +32,10 @@ class Kernel:
     smem_bytes: int = 0
 
     def __post_init__(self) -> None:
+        text(self.name, "a kernel's name")
         for field in ("threads", "regs_per_thread", "smem_bytes"):
-            value = getattr(self, field)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-                raise ConfigError(
-                    f"kernel '{self.name}': '{field}' must be a whole number >= 0; got {value!r}"
-                )
+            value = whole(getattr(self, field), f"kernel '{self.name}': '{field}'", 0, 2**31 - 1)
+            object.__setattr__(self, field, value)
 
     def as_tuple(self) -> tuple[str, int, int, int]:
         return (self.name, int(self.threads), int(self.regs_per_thread), int(self.smem_bytes))
@@ -61,7 +59,13 @@ class Workload:
         params: Mapping[str, Any] | None = None,
         labels: Sequence[Any] | None = None,
     ) -> None:
+        text(name, "a workload's name")
         kernels = tuple(kernels) if kernels else (Kernel(),)
+        for k in kernels:
+            if not isinstance(k, Kernel):
+                raise ConfigError(
+                    f"workload '{name}': kernels must be tbdse Kernel objects; got {k!r}"
+                )
         if graph.num_kernels > len(kernels):
             raise ConfigError(
                 f"workload '{name}': its graph uses kernel ids 0..{graph.num_kernels - 1} but "
@@ -136,7 +140,6 @@ class Workload:
         for key in changes:
             if key not in gen.params:
                 raise unknown_name(f"parameter of workload generator '{gen.name}'", key, gen.params)
-        changes = {k: gen.coerce(k, v) for k, v in changes.items()}
         params = {**self.params, **changes}
         made = gen.func(**params, cost=self.chosen_cost, kernels=self.kernels)
         return made._copy(name=self.name) if self.name != gen.default_name(self.params) else made
@@ -209,35 +212,18 @@ class Generator:
         """``value`` as the parameter's annotated type; ConfigError when it is not one."""
         kind = self.params[key].annotation
         kind = getattr(kind, "__name__", kind)
-        if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-            value = value.item()  # NumPy scalar
-
-        def fail(words: str) -> ConfigError:
-            return ConfigError(
-                f"parameter '{key}' of workload generator '{self.name}' must be {words}; "
-                f"got {value!r}"
-            )
-
+        what = f"parameter '{key}' of workload generator '{self.name}'"
         if kind == "int":
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise fail("an integer")
-            if isinstance(value, float) and not value.is_integer():
-                raise fail("an integer")
-            if not -(2**63) <= value < 2**63:
-                raise fail("an integer in 64-bit range")
-            return int(value)
+            number = whole(value, what)
+            if not -(2**63) <= number < 2**63:
+                raise ConfigError(f"{what} must fit in 64 bits; got {value!r}")
+            return number
         if kind == "float":
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise fail("a number")
-            return float(value)
+            return real(value, what)
         if kind == "bool":
-            if not isinstance(value, bool):
-                raise fail("true or false")
-            return value
+            return flag(value, what)
         if kind == "str":
-            if not isinstance(value, (str, os.PathLike)):
-                raise fail("a string")
-            return str(value)
+            return text(value, what, path_ok=True)
         return value
 
     def describe(self) -> list[dict[str, Any]]:
@@ -263,8 +249,22 @@ def generator(name: str) -> Callable[[Callable[..., Workload]], Callable[..., Wo
         sig = inspect.signature(func)
         params = {k: p for k, p in sig.parameters.items() if k not in _COMMON}
         doc = (func.__doc__ or "").strip().splitlines()[0] if func.__doc__ else ""
-        GENERATORS[name] = Generator(name, func, doc, params)
-        return func
+
+        @functools.wraps(func)
+        def checked(*args: Any, **kwargs: Any) -> Workload:
+            """Calls ``func`` with every generator parameter checked and converted."""
+            try:
+                bound = sig.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise ConfigError(f"workload generator '{name}': {exc}") from None
+            for key in list(bound.arguments):
+                if key in params:
+                    bound.arguments[key] = gen.coerce(key, bound.arguments[key])
+            return func(*bound.args, **bound.kwargs)
+
+        gen = Generator(name, checked, doc, params)
+        GENERATORS[name] = gen
+        return checked
 
     return register
 

@@ -24,13 +24,33 @@ from typing import Any
 import numpy as np
 
 from tbdse import _core
-from tbdse.cost import CostModel, from_graph
+from tbdse._checks import whole
+from tbdse.cost import CostModel, cycle_array, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
 
 __all__ = ["from_edges", "from_networkx", "read_edge_list", "read_stg"]
 
 CostArg = CostModel | Mapping[str, Any] | float | None
+
+
+def _ids(values: Any, what: str) -> np.ndarray:
+    """Whole numbers that fit in 32 bits (node ids, kernel ids, launch groups) as int64."""
+    try:
+        array = np.asarray(list(values) if not isinstance(values, np.ndarray) else values)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{what}: expected whole numbers; got {values!r:.80}") from None
+    if array.size == 0:
+        return array.astype(np.int64)
+    integral = np.issubdtype(array.dtype, np.integer) or (
+        np.issubdtype(array.dtype, np.floating)
+        and bool(np.all(np.isfinite(array)) and np.all(np.mod(array, 1) == 0))
+    )
+    if not integral:
+        raise ConfigError(f"{what}: expected whole numbers; got {values!r:.80}")
+    if array.min() < -(2**31) or array.max() >= 2**31:
+        raise ConfigError(f"{what}: values must fit in 32 bits; got {values!r:.80}")
+    return array.astype(np.int64)
 
 
 def from_edges(
@@ -52,28 +72,23 @@ def from_edges(
     ``kernels``; ``launch_groups`` give the kernel launch each node belongs to
     in a barrier-synchronised implementation.
     """
-    raw = np.asarray(list(edges) if not isinstance(edges, np.ndarray) else edges)
-    if raw.size and not (
-        np.issubdtype(raw.dtype, np.integer)
-        or (np.issubdtype(raw.dtype, np.floating) and np.all(np.mod(raw, 1) == 0))
-    ):
-        raise ConfigError(f"edge list: node ids must be whole numbers; got {raw.reshape(-1)[:6]}")
-    pairs = raw.astype(np.int64) if raw.size else np.zeros((0, 2), dtype=np.int64)
+    pairs = _ids(edges, "edge list node ids")
+    if pairs.size == 0:
+        pairs = pairs.reshape(0, 2)
     if pairs.ndim != 2 or pairs.shape[1] != 2:
         raise ConfigError("edges must be (parent, child) pairs")
     if n is None:
         if pairs.size == 0:
             raise ConfigError("an edge list without edges needs the node count 'n'")
         n = int(pairs.max()) + 1
-    if pairs.size and (pairs.min() < -(2**31) or pairs.max() >= 2**31):
-        raise ConfigError("edge list: node ids must fit in 32 bits")
+    n = whole(n, "the node count 'n'", 0, 2**31 - 1)  # 0: the core says the graph is empty
     graph = _core.TaskGraph.build(
         n,
         pairs[:, 0].astype(np.int32),
         pairs[:, 1].astype(np.int32),
-        None if kernel_ids is None else np.asarray(kernel_ids, dtype=np.int32),
-        None if costs is None else np.asarray(costs, dtype=np.int64),
-        None if launch_groups is None else np.asarray(launch_groups, dtype=np.int32),
+        None if kernel_ids is None else _ids(kernel_ids, "kernel_ids").astype(np.int32),
+        None if costs is None else cycle_array(costs, "node costs"),
+        None if launch_groups is None else _ids(launch_groups, "launch_groups").astype(np.int32),
     )
     if cost is None and costs is not None:
         cost = from_graph()
@@ -131,9 +146,14 @@ def read_edge_list(
         text = line.split("#", 1)[0].replace(",", " ").split()
         if not text:
             continue
-        if len(text) != 2 or not all(t.lstrip("-").isdigit() for t in text):
-            raise ConfigError(f"{path}:{lineno}: expected 'parent child' node ids; got {line!r}")
-        edges.append((int(text[0]), int(text[1])))
+        try:
+            if len(text) != 2:
+                raise ValueError
+            edges.append((int(text[0]), int(text[1])))
+        except ValueError:
+            raise ConfigError(
+                f"{path}:{lineno}: expected 'parent child' node ids; got {line!r}"
+            ) from None
     made = from_edges(
         edges, name=name or Path(path).stem, cost=cost, kernel=kernel, kernels=kernels
     )

@@ -1,0 +1,395 @@
+"""Reading an experiment file: every key checked, every problem reported with
+its file, line and key path (see docs/experiments.md for the format)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tbdse import cost as cost_mod
+from tbdse._checks import whole
+from tbdse._params import suggest
+from tbdse._plan import MAX_REPLICATES, axis_values, namespaces, resolve_key
+from tbdse.errors import ConfigError
+from tbdse.experiment import TABLE_FORMATS, Experiment, PlotSpec
+from tbdse.gpus import Gpu, as_gpu
+from tbdse.runner import Runner
+from tbdse.schemes import Scheme, as_scheme
+from tbdse.workloads import GENERATORS, Kernel, Workload, make
+from tbdse.yamlio import Located, Problems
+
+TOP_KEYS = (
+    "name",
+    "description",
+    "seed",
+    "replicates",
+    "threads",
+    "on_error",
+    "gpu",
+    "gpus",
+    "workload",
+    "workloads",
+    "scheme",
+    "schemes",
+    "grid",
+    "zip",
+    "baseline",
+    "outputs",
+)
+PLOT_KEYS: dict[str, tuple[str, ...]] = {
+    "line": ("kind", "x", "y", "hue", "spread", "logx", "logy", "title", "file", "where"),
+    "heatmap": ("kind", "x", "y", "value", "agg", "title", "file", "cmap", "where"),
+    "bar": ("kind", "x", "y", "hue", "title", "file", "logy", "where"),
+}
+PLOT_CHOICES = {"spread": ("minmax", "std", "none"), "agg": ("mean", "median", "min", "max")}
+WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
+KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes")
+
+
+def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
+    problems = Problems(doc)
+    data = doc.data
+    if not isinstance(data, Mapping):
+        problems.add((), "an experiment file must be a mapping of keys to values")
+        problems.raise_if_any()
+    _unknown_keys(problems, (), data, TOP_KEYS)
+    for one, many in (("gpu", "gpus"), ("workload", "workloads"), ("scheme", "schemes")):
+        if one in data and many in data:
+            problems.add((many,), f"give either '{one}' or '{many}', not both")
+        elif one not in data and many not in data:
+            problems.add((), f"missing '{many}' (or '{one}')")
+
+    gpus = _each(problems, data, "gpu", "gpus", lambda v, p: _gpu(problems, v, p))
+    workloads = _each(
+        problems, data, "workload", "workloads", lambda v, p: _workload(problems, v, p, base_dir)
+    )
+    schemes = _each(problems, data, "scheme", "schemes", lambda v, p: _scheme(problems, v, p))
+    baseline = (
+        _scheme(problems, data["baseline"], ("baseline",))
+        if data.get("baseline") is not None
+        else None
+    )
+    seed = _number(problems, data, "seed", 0, 0, 2**63 - 1)
+    replicates = _number(problems, data, "replicates", 1, 1, MAX_REPLICATES)
+    threads = _number(problems, data, "threads", None, 1, 4096)
+    on_error = data.get("on_error", "raise")
+    if on_error not in ("raise", "record"):
+        problems.add(("on_error",), f"must be 'raise' or 'record'; got {on_error!r}")
+    grid = _axes(problems, data, "grid", schemes, workloads)
+    zipped = _axes(problems, data, "zip", schemes, workloads)
+    if zipped and len({len(v) for v in zipped.values()}) > 1:
+        problems.add(
+            ("zip",),
+            "zipped axes must all have the same number of values; got "
+            + ", ".join(f"{k}: {len(v)}" for k, v in zipped.items()),
+        )
+    tables, plots = _outputs(problems, data.get("outputs"))
+    problems.raise_if_any()
+
+    exp = Experiment(
+        name=str(data.get("name", default_name)),
+        workloads=workloads,
+        gpus=gpus,
+        schemes=schemes,
+        baseline=baseline,
+        grid=grid,
+        zip=zipped,
+        replicates=replicates,
+        seed=seed,
+        threads=threads,
+        on_error=on_error,
+        tables=tables,
+        plots=plots,
+        description=str(data.get("description", "")),
+        source=doc.file,
+    )
+    _check_sweep(problems, exp)
+    problems.raise_if_any()
+    return exp
+
+
+def _unknown_keys(
+    problems: Problems,
+    path: tuple[Any, ...],
+    data: Mapping[str, Any],
+    valid: tuple[str, ...] | list[str],
+) -> None:
+    for key in data:
+        if key not in valid:
+            problems.add(
+                (*path, key),
+                f"unknown key '{key}'{suggest(str(key), valid)}; valid keys: {', '.join(valid)}",
+            )
+
+
+def _each(
+    problems: Problems,
+    data: Mapping[str, Any],
+    one: str,
+    many: str,
+    build: Callable[[Any, tuple[Any, ...]], Any],
+) -> list[Any]:
+    if many in data:
+        items = data[many]
+        if not isinstance(items, list) or not items:
+            problems.add((many,), "must be a non-empty list")
+            return []
+        built = [build(v, (many, i)) for i, v in enumerate(items)]
+    elif one in data:
+        built = [build(data[one], (one,))]
+    else:
+        return []
+    return [b for b in built if b is not None]
+
+
+def _guard(problems: Problems, path: tuple[Any, ...], make_it: Callable[[], Any]) -> Any:
+    try:
+        return make_it()
+    except ConfigError as exc:
+        problems.add(path, str(exc))
+        return None
+
+
+def _gpu(problems: Problems, value: Any, path: tuple[Any, ...]) -> Gpu | None:
+    if isinstance(value, Mapping):
+        from tbdse.gpus import field_names
+
+        _unknown_keys(problems, path, value, ["preset", "name", *field_names()])
+    return _guard(problems, path, lambda: as_gpu(value))
+
+
+def _scheme(problems: Problems, value: Any, path: tuple[Any, ...]) -> Scheme | None:
+    if isinstance(value, Mapping) and isinstance(value.get("name"), str):
+        from tbdse.schemes import info, names
+
+        if value["name"] in names():
+            valid = ["name", "label", *[p["name"] for p in info(value["name"])["params"]]]
+            _unknown_keys(problems, path, value, valid)
+            bad = [k for k in value if k not in valid]
+            if bad:
+                return None
+    return _guard(problems, path, lambda: as_scheme(value))
+
+
+def _cost(problems: Problems, value: Any, path: tuple[Any, ...]) -> cost_mod.CostModel | None:
+    if isinstance(value, Mapping) and value.get("model") in cost_mod.kinds():
+        valid = ["model", *cost_mod.kinds()[value["model"]]]
+        if value["model"] in ("per_kernel", "array"):
+            valid.append("table")
+        _unknown_keys(problems, path, value, valid)
+        if any(k not in valid for k in value):
+            return None
+    return _guard(problems, path, lambda: cost_mod.as_cost(value))
+
+
+def _kernel(problems: Problems, value: Any, path: tuple[Any, ...]) -> Kernel | None:
+    if not isinstance(value, Mapping):
+        problems.add(path, f"a kernel is a mapping with {', '.join(KERNEL_KEYS)}; got {value!r}")
+        return None
+    _unknown_keys(problems, path, value, KERNEL_KEYS)
+    if any(k not in KERNEL_KEYS for k in value):
+        return None
+    return _guard(problems, path, lambda: Kernel(**value))
+
+
+def _workload(
+    problems: Problems, value: Any, path: tuple[Any, ...], base_dir: Path
+) -> Workload | None:
+    if not isinstance(value, Mapping):
+        problems.add(path, f"a workload is a mapping with 'generator' (or 'file'); got {value!r}")
+        return None
+    spec = dict(value)
+    if "file" in spec:
+        if "generator" in spec:
+            problems.add((*path, "generator"), "give either 'file' or 'generator', not both")
+            return None
+        if not isinstance(spec["file"], str):
+            problems.add((*path, "file"), f"must be a file name; got {spec['file']!r}")
+            return None
+        file = Path(spec.pop("file"))
+        file = file if file.is_absolute() else base_dir / file
+        fmt = spec.pop("format", "stg" if file.suffix.lower() == ".stg" else "edge_list")
+        if fmt not in ("stg", "edge_list"):
+            problems.add((*path, "format"), f"must be 'stg' or 'edge_list'; got {fmt!r}")
+            return None
+        spec["generator"], spec["path"] = fmt, str(file)
+    elif "format" in spec:
+        problems.add((*path, "format"), "'format' goes with 'file', not with 'generator'")
+        return None
+    gen_name = spec.pop("generator", None)
+    if gen_name not in GENERATORS:
+        where = (*path, "generator") if gen_name is not None else path
+        problems.add(
+            where,
+            f"unknown workload generator {gen_name!r}"
+            f"{suggest(str(gen_name), GENERATORS)}; valid: {', '.join(sorted(GENERATORS))}"
+            if gen_name is not None
+            else "a workload needs 'generator' (or 'file')",
+        )
+        return None
+    gen = GENERATORS[gen_name]
+    valid = [*WORKLOAD_COMMON, *gen.params]
+    _unknown_keys(problems, path, spec, valid)
+    if any(k not in valid and k != "path" for k in spec):
+        return None
+    kwargs: dict[str, Any] = {k: v for k, v in spec.items() if k in gen.params or k == "name"}
+    if "cost" in spec:
+        kwargs["cost"] = _cost(problems, spec["cost"], (*path, "cost"))
+        if kwargs["cost"] is None:
+            return None
+    if "kernel" in spec:
+        kwargs["kernel"] = _kernel(problems, spec["kernel"], (*path, "kernel"))
+        if kwargs["kernel"] is None:
+            return None
+    if "kernels" in spec:
+        kernels = spec["kernels"]
+        if not isinstance(kernels, list) or not kernels:
+            problems.add((*path, "kernels"), "must be a non-empty list of kernels")
+            return None
+        made = [_kernel(problems, k, (*path, "kernels", i)) for i, k in enumerate(kernels)]
+        if any(k is None for k in made):
+            return None
+        kwargs["kernels"] = made
+    return _guard(problems, path, lambda: make(gen_name, **kwargs))
+
+
+def _number(
+    problems: Problems, data: Mapping[str, Any], key: str, default: Any, lo: int, hi: int
+) -> Any:
+    if key not in data:
+        return default
+    try:
+        return whole(data[key], "the value", lo, hi)
+    except ConfigError as exc:
+        problems.add((key,), str(exc))
+        return default
+
+
+def _axes(
+    problems: Problems,
+    data: Mapping[str, Any],
+    key: str,
+    schemes: list[Scheme],
+    workloads: list[Workload],
+) -> dict[str, list[Any]]:
+    """Each axis's name and values, checked where they stand in the file."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        problems.add((key,), "must be a mapping of parameter -> list of values")
+        return {}
+    spaces = namespaces(schemes, workloads)
+    out = {}
+    for name, values in value.items():
+        try:
+            if schemes and workloads:
+                resolve_key(name, spaces)
+            out[name] = axis_values(name, values)
+        except ConfigError as exc:
+            problems.add((key, name), str(exc))
+    return out
+
+
+def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]:
+    if value is None:
+        return list(TABLE_FORMATS), []
+    if not isinstance(value, Mapping):
+        problems.add(("outputs",), "must be a mapping with 'tables' and/or 'plots'")
+        return list(TABLE_FORMATS), []
+    _unknown_keys(problems, ("outputs",), value, ("tables", "plots"))
+    tables = value.get("tables", list(TABLE_FORMATS))
+    if not isinstance(tables, list) or any(t not in TABLE_FORMATS for t in tables):
+        problems.add(
+            ("outputs", "tables"),
+            f"must be a list drawn from {', '.join(TABLE_FORMATS)}; got {tables!r}",
+        )
+        tables = list(TABLE_FORMATS)
+    plots: list[PlotSpec] = []
+    plot_specs = value.get("plots") or []
+    if not isinstance(plot_specs, list):
+        problems.add(("outputs", "plots"), "must be a list of plots")
+        plot_specs = []
+    for i, spec in enumerate(plot_specs):
+        path = ("outputs", "plots", i)
+        if not isinstance(spec, Mapping):
+            problems.add(path, "a plot is a mapping with 'kind', axes and 'file'")
+            continue
+        kind = spec.get("kind")
+        if kind not in PLOT_KEYS:
+            problems.add(
+                (*path, "kind"),
+                f"must be one of {', '.join(PLOT_KEYS)}; got {kind!r}"
+                f"{suggest(str(kind), PLOT_KEYS)}",
+            )
+            continue
+        _unknown_keys(problems, path, spec, PLOT_KEYS[kind])
+        required = ("x", "y") if kind != "heatmap" else ("x", "y", "value")
+        for r in required:
+            if r not in spec:
+                problems.add(path, f"a {kind} plot needs '{r}'")
+        file = spec.get("file", f"plot{i}_{kind}.png")
+        bad_file = (
+            not isinstance(file, str)
+            or not file.endswith((".png", ".pdf", ".svg"))
+            or Path(file).is_absolute()
+            or ".." in Path(file).parts
+        )
+        if bad_file:
+            problems.add(
+                (*path, "file"),
+                f"must be a .png, .pdf or .svg file name inside the output folder; got {file!r}",
+            )
+        for option, choices in PLOT_CHOICES.items():
+            if option in spec and spec[option] not in choices:
+                problems.add(
+                    (*path, option), f"must be one of {', '.join(choices)}; got {spec[option]!r}"
+                )
+        for option in ("logx", "logy"):
+            if option in spec and not isinstance(spec[option], bool):
+                problems.add((*path, option), f"must be true or false; got {spec[option]!r}")
+        if "title" in spec and not isinstance(spec["title"], str):
+            problems.add((*path, "title"), f"must be text; got {spec['title']!r}")
+        if "cmap" in spec:
+            import matplotlib
+
+            if spec["cmap"] not in matplotlib.colormaps:
+                problems.add(
+                    (*path, "cmap"),
+                    f"unknown colour map {spec['cmap']!r}"
+                    f"{suggest(str(spec['cmap']), list(matplotlib.colormaps))}",
+                )
+        where = spec.get("where") or {}
+        if not isinstance(where, Mapping):
+            problems.add((*path, "where"), "must map result columns to a value or a list of values")
+            continue
+        if bad_file:
+            continue
+        options = {k: v for k, v in spec.items() if k not in ("kind", "file", "where")}
+        plots.append(PlotSpec(kind, options, file, dict(where)))
+    return list(tables), plots
+
+
+def _check_sweep(problems: Problems, exp: Experiment) -> None:
+    """Builds the run table and validates every run; checks plot columns exist."""
+    try:
+        plan = exp.plan()
+        runner = Runner(plan, exp.threads, False, exp.on_error, None)
+    except ConfigError as exc:
+        problems.add(("grid",) if exp.grid else (), str(exc))
+        return
+    columns = set(runner.frame().columns)
+
+    def check(path: tuple[Any, ...], name: Any) -> None:
+        if name not in columns and not any(
+            f"{t}.{name}" in columns for t in ("gpu", "workload", "cost")
+        ):
+            problems.add(path, f"no result column '{name}'{suggest(str(name), columns)}")
+
+    for i, spec in enumerate(exp.plots):
+        for axis in ("x", "y", "hue", "value"):
+            if spec.options.get(axis) is not None:
+                check(("outputs", "plots", i, axis), spec.options[axis])
+        for name in spec.where:
+            check(("outputs", "plots", i, "where", name), name)
