@@ -58,6 +58,16 @@ def _list(what: str) -> None:
         _print_table(pd.DataFrame(metric_info().values()))
 
 
+def _threads(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 4096:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 4096; got {text!r}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="tbdse", description="Design-space exploration of GPU thread-block scheduling."
@@ -67,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("file", help="experiment YAML file")
     run.add_argument("-o", "--out", required=True, help="output directory")
     run.add_argument(
-        "--threads", type=int, default=None, help="worker threads (default: all cores)"
+        "--threads", type=_threads, default=None, help="worker threads (default: all cores)"
     )
     run.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
