@@ -154,3 +154,48 @@ def test_memory_does_not_scale_with_idle_tb_slots() -> None:
     big = td.gpus.custom("big", sms=65535, tb_slots=256)
     r = td.simulate(W.chain(2, cost=10), big, "dataflow_ideal")
     assert r.makespan_cycles == 21000 + 20  # 30 us launch at 700 MHz, then 10 + 10
+
+
+# ----------------------------------------------- found by the first test pass
+@pytest.mark.parametrize("seed", [2**63, 2**64])
+def test_seed_beyond_int64(seed: int) -> None:
+    wl = W.wavefront(3, 3, cost=td.cost.lognormal(100, 0.5))
+    try:
+        df = td.sweep(wl, make_gpu(2, 2), "dataflow_ideal", seed=seed, progress=False)
+    except td.ConfigError as exc:  # acceptable: refused up front, naming 'seed'
+        assert "seed" in str(exc)
+        return
+    # Or accepted, reported as given, and not silently aliased to another seed.
+    assert int(df["seed"].iloc[0]) == seed
+    other = td.sweep(wl, make_gpu(2, 2), "dataflow_ideal", seed=seed % 2**64, progress=False)
+    if seed >= 2**64:
+        assert df["critical_path_cycles"].iloc[0] != other["critical_path_cycles"].iloc[0]
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (
+            lambda: td.sweep(
+                W.layered_random(2, 2),
+                make_gpu(),
+                "dataflow_ideal",
+                grid={"workload.seed": [-1]},
+                progress=False,
+            ),
+            "seed",
+        ),
+        (lambda: W.layered_random(2, 2).with_params(seed=-5), "seed"),
+        (lambda: W.wavefront(2, 2).with_params(rows=2**40), "rows"),
+        (lambda: W.layered_random(2, 2, seed=-1), "seed"),
+    ],
+    ids=["sweep-axis-seed", "with_params-seed", "with_params-rows", "direct-seed"],
+)
+def test_out_of_range_generator_values_are_config_errors(call: Any, name: str) -> None:
+    with pytest.raises(td.ConfigError, match=name):
+        call()
+
+
+def test_fractional_node_ids_are_rejected() -> None:
+    with pytest.raises(td.ConfigError, match="node ids"):
+        W.from_edges([(0.5, 1.7)])
