@@ -193,10 +193,10 @@ def test_unknown_scheme_parameter() -> None:
         (
             "dataflow_ideal",
             {"policy": "fifoo"},
-            "scheme 'dataflow_ideal' parameter 'policy' must be one of 'lrr', 'fifo'; got 'fifoo' "
+            "scheme 'dataflow_ideal' parameter 'policy' must be one of 'lrr', 'lvl', 'fifo'; got 'fifoo' "
             "(did you mean 'fifo'?)",
         ),
-        ("dataflow_ideal", {"policy": 3}, "must be one of 'lrr', 'fifo'; got 3"),
+        ("dataflow_ideal", {"policy": 3}, "must be one of 'lrr', 'lvl', 'fifo'; got 3"),
         ("cdp", {"grouping": True}, "must be one of 'auto', 'level', 'launch_group'; got True"),
         ("cdp", {"grouping": None}, "parameter 'grouping' must be one of"),
     ],
@@ -440,7 +440,7 @@ def test_bad_sweep_axis_values() -> None:
     ):
         td.sweep(wl, make_gpu(2, 2), "cdp", grid={"sms": [0, 2]})
     with raises(
-        "parameter 'policy' must be one of 'lrr', 'fifo'; got 'fifx' (did you mean 'fifo'?)"
+        "parameter 'policy' must be one of 'lrr', 'lvl', 'fifo'; got 'fifx' (did you mean 'fifo'?)"
     ):
         td.sweep(wl, gpu, "dataflow_ideal", grid={"policy": ["lrr", "fifx"]})
     with raises("sweep axis 'cost.cycles' must be a finite number; got 'a'"):

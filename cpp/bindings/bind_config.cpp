@@ -27,6 +27,7 @@ const char* kind_name(ParamKind k) {
 // The Python value of an encoded parameter value.
 py::object decode(const ParamInfo& info, double v) {
   if (std::isinf(v) && v > 0) return py::str("unbounded");
+  if (info.auto_ok && v == kAutoValue) return py::str("auto");
   switch (info.kind) {
     case ParamKind::INT: return py::int_(static_cast<long long>(v));
     case ParamKind::BOOL: return py::bool_(v != 0.0);
@@ -45,6 +46,7 @@ py::dict describe(const ParamInfo& info, double default_value) {
   d["paper_ref"] = info.paper_ref;
   d["choices"] = info.choices;
   d["unbounded_ok"] = info.unbounded_ok;
+  d["auto_ok"] = info.auto_ok;
   d["min"] = info.min_value;
   d["max"] = info.max_value;
   d["default"] = decode(info, default_value);

@@ -36,8 +36,8 @@ WorkloadPtr make_workload(const WorkloadTuple& spec) {
   auto w = std::make_shared<Workload>();
   w->name = name;
   w->graph = graph;
-  for (const auto& [kname, threads, regs, smem] : kernels)
-    w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}});
+  for (const auto& [kname, threads, regs, smem, requests] : kernels)
+    w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests});
   return w;
 }
 

@@ -37,6 +37,7 @@ std::string range_words(const ParamInfo& info) {
     out = " <= " + format_number(info.max_value);
   }
   if (info.unbounded_ok) out += " or 'unbounded'";
+  if (info.auto_ok) out += " or 'auto'";
   return out;
 }
 
@@ -48,6 +49,7 @@ void check_param_value(const ParamInfo& info, double value, std::string_view own
                       kind_word(info) + range_words(info) + "; got " + got);
   };
   if (std::isnan(value)) fail("nan");
+  if (info.auto_ok && value == kAutoValue) return;
   if (std::isinf(value)) {
     if (value > 0 && info.unbounded_ok) return;
     fail(value > 0 ? "unbounded" : "-inf");

@@ -23,6 +23,10 @@ enum class ParamKind { INT, FLOAT, BOOL, CHOICE };
 inline constexpr double kUnboundedValue = std::numeric_limits<double>::infinity();
 // An integer parameter set to "unbounded" holds this value.
 inline constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
+// "auto" (the scheme derives the value, e.g. from another parameter) is -1,
+// encoded and in the struct alike.
+inline constexpr double kAutoValue = -1.0;
+inline constexpr std::int64_t kAuto = -1;
 
 struct ParamInfo {
   std::string name;
@@ -32,6 +36,7 @@ struct ParamInfo {
   std::string paper_ref;             // where it comes from, e.g. "Wireframe §4.2"
   std::vector<std::string> choices;  // CHOICE only, in index order
   bool unbounded_ok = false;         // "unbounded" (+inf) is a valid value
+  bool auto_ok = false;              // "auto" (-1) is a valid value
   double min_value = -std::numeric_limits<double>::infinity();
   double max_value = std::numeric_limits<double>::infinity();
 };

@@ -47,6 +47,8 @@ class SmPool {
   std::int32_t acquire(SmId sm, const TbFootprint& fp);
   void release(SmId sm, const TbFootprint& fp, std::int32_t slot);
 
+  std::int64_t free_slots() const { return free_slots_; }  // over all SMs
+
  private:
   static bool is_slot_only(const TbFootprint& fp) {
     return (fp.threads | fp.regs_per_thread | fp.smem_bytes) == 0;

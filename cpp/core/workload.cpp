@@ -15,8 +15,8 @@ void Workload::validate(const GpuConfig& gpu) const {
                       std::to_string(graph->num_kernels() - 1));
   for (const auto& k : kernels) {
     const auto& fp = k.footprint;
-    if (fp.threads < 0 || fp.regs_per_thread < 0 || fp.smem_bytes < 0)
-      throw ConfigError("kernel '" + k.name + "': footprint sizes must be >= 0");
+    if (fp.threads < 0 || fp.regs_per_thread < 0 || fp.smem_bytes < 0 || k.mem_requests < 0)
+      throw ConfigError("kernel '" + k.name + "': footprint sizes and mem_requests must be >= 0");
     if (occupancy(gpu, fp) < 1)
       throw ConfigError("kernel '" + k.name + "' does not fit on one SM of GPU '" + gpu.name +
                         "': its thread block exceeds " + occupancy_limiter(gpu, fp) +
@@ -37,12 +37,18 @@ std::int64_t Workload::tb_capacity(const GpuConfig& gpu) const {
   return gpu.sms * (uniform ? occupancy(gpu, kernels[0].footprint) : gpu.tb_slots);
 }
 
+std::int64_t Workload::mem_requests() const {
+  std::int64_t total = 0;
+  for (const KernelId k : graph->kernels()) total += kernels[k].mem_requests;
+  return total;
+}
+
 std::uint64_t Workload::hash() const {
   Hasher h(graph->content_hash());
   for (const auto& k : kernels) {
     h.add_string(k.name);
     h.add_signed(k.footprint.threads).add_signed(k.footprint.regs_per_thread);
-    h.add_signed(k.footprint.smem_bytes);
+    h.add_signed(k.footprint.smem_bytes).add_signed(k.mem_requests);
   }
   return h.digest();
 }

@@ -16,6 +16,7 @@ namespace tbdse {
 struct KernelInfo {
   std::string name = "kernel";
   TbFootprint footprint;
+  std::int64_t mem_requests = 0;  // global-memory requests one TB makes (0 = not stated)
 };
 
 struct Workload {
@@ -32,6 +33,9 @@ struct Workload {
   // TBs that can be resident at once on the whole GPU (an upper bound when
   // kernels of different footprints mix).
   std::int64_t tb_capacity(const GpuConfig& gpu) const;
+
+  // Global-memory requests of all tasks together (from the kernels' mem_requests).
+  std::int64_t mem_requests() const;
 
   std::uint64_t hash() const;
 };

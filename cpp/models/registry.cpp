@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "models/baselines/register.hpp"
+#include "models/wireframe/register.hpp"
 #include "core/errors.hpp"
 
 namespace tbdse {
@@ -32,7 +33,10 @@ SchemeRegistry& scheme_registry() {
 
 void register_builtin_schemes() {
   static std::once_flag once;
-  std::call_once(once, [] { register_baseline_schemes(scheme_registry()); });
+  std::call_once(once, [] {
+    register_baseline_schemes(scheme_registry());
+    register_wireframe_schemes(scheme_registry());
+  });
 }
 
 SchemeConfig make_scheme_config(std::string_view name,

@@ -70,7 +70,7 @@ def make_layered_random(
     layers: int, width: int, edge_prob: float, span: int, seed: int
 ) -> TaskGraph: ...
 
-KernelTuple = tuple[str, int, int, int]
+KernelTuple = tuple[str, int, int, int, int]  # name, threads, regs, smem, mem_requests
 WorkloadTuple = tuple[str, TaskGraph, Sequence[KernelTuple]]
 NamedValues = tuple[str, Mapping[str, float]]
 CostTuple = tuple[str, Mapping[str, float], npt.ArrayLike | None]

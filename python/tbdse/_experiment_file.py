@@ -44,7 +44,7 @@ PLOT_KEYS: dict[str, tuple[str, ...]] = {
 }
 PLOT_CHOICES = {"spread": ("minmax", "std", "none"), "agg": ("mean", "median", "min", "max")}
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
-KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes")
+KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests")
 
 
 def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:

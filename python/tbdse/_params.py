@@ -18,6 +18,7 @@ from tbdse.errors import ConfigError
 ParamInfo = Mapping[str, Any]
 
 UNBOUNDED = "unbounded"
+AUTO = "auto"
 
 
 def suggest(name: str, valid: Iterable[str]) -> str:
@@ -45,6 +46,8 @@ def _kind_words(info: ParamInfo) -> str:
     }[info["kind"]]
     if info["unbounded_ok"]:
         words += " or 'unbounded'"
+    if info.get("auto_ok"):
+        words += " or 'auto'"
     return words
 
 
@@ -70,6 +73,8 @@ def encode(info: ParamInfo, value: Any, owner: str) -> float:
         if info["unbounded_ok"]:
             return math.inf
         raise fail()
+    if isinstance(value, str) and value.lower() == AUTO and info.get("auto_ok"):
+        return -1.0
     if kind == "bool":
         if isinstance(value, bool):
             return 1.0 if value else 0.0
@@ -97,6 +102,8 @@ def decode(info: ParamInfo, value: float) -> Any:
         return None
     if math.isinf(value) and value > 0:
         return UNBOUNDED
+    if value == -1.0 and info.get("auto_ok"):
+        return AUTO
     kind = info["kind"]
     if kind == "int":
         return int(value)

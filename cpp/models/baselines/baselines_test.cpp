@@ -145,7 +145,7 @@ TEST_CASE("unknown schemes and parameters name the valid ones") {
                        doctest::Contains("did you mean 'policy'"), ConfigError);
   const std::pair<std::string, double> out_of_range[] = {{"policy", 7}};
   CHECK_THROWS_WITH_AS(make_scheme_config("dataflow_ideal", out_of_range),
-                       doctest::Contains("one of lrr or fifo"), ConfigError);
+                       doctest::Contains("one of lrr, lvl or fifo"), ConfigError);
 }
 
 TEST_CASE("sweeps give identical rows on 1 and 2 threads and in any order") {

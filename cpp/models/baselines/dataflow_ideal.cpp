@@ -7,24 +7,37 @@ const ParamTable<DataflowIdealParams>& DataflowIdealParams::params() {
     ParamTable<DataflowIdealParams> t;
     t.add(&DataflowIdealParams::policy,
           {.name = "policy",
-           .doc = "issue order of ready tasks: 'lrr' (smallest virtual id first) or 'fifo' "
-                  "(first ready, first issued); SMs round robin",
+           .doc = "issue order of ready tasks: 'lrr' (smallest virtual id first), 'lvl' (lrr, "
+                  "running TBs within level_bound levels) or 'fifo' (first ready, first "
+                  "issued); SMs round robin",
            .paper_ref = "Wireframe §4.3",
-           .choices = {"lrr", "fifo"}});
+           .choices = {"lrr", "lvl", "fifo"}});
+    t.add(&DataflowIdealParams::level_bound,
+          {.name = "level_bound",
+           .unit = "levels",
+           .doc = "policy 'lvl': a task of level l starts only if l - (lowest running level) < "
+                  "level_bound",
+           .paper_ref = "Wireframe §4.3, §5.1 (3)",
+           .min_value = 1,
+           .max_value = 1e9});
     return t;
   }();
   return table;
 }
 
 std::vector<StatInfo> DataflowIdealScheme::stats() {
-  return {{"peak_ready_tasks", "tasks", "most tasks ready but not yet issued at one time"}};
+  return {{"peak_ready_tasks", "tasks", "most tasks ready but not yet issued at one time"},
+          {"max_level_range", "levels",
+           "largest spread (max - min level) of the TBs running at one time"}};
 }
 
 DataflowIdealScheme::DataflowIdealScheme(const DataflowIdealParams& params,
                                          const Workload& workload, const GpuConfig& gpu)
     : host_launch_(gpu.us_to_cycles(gpu.host_launch_us)),
+      level_bound_(params.policy == "lvl" ? params.level_bound : 0),
       open_parents_(workload.graph->parent_counts().begin(), workload.graph->parent_counts().end()),
-      ready_(*workload.graph, params.policy == "fifo" ? IssueOrder::FIFO : IssueOrder::LRR) {}
+      ready_(*workload.graph, params.policy == "fifo" ? IssueOrder::FIFO : IssueOrder::LRR),
+      running_(workload.graph->num_levels()) {}
 
 void DataflowIdealScheme::start(Engine& engine) { engine.post(host_launch_, kLaunched); }
 
@@ -35,16 +48,26 @@ void DataflowIdealScheme::on_event(Engine& engine, const Event& /*event*/) {
 }
 
 void DataflowIdealScheme::on_task_finished(Engine& engine, TaskId t) {
+  running_.remove(engine.graph().level(t));
   for (const TaskId c : engine.graph().children(t))
     if (--open_parents_[c] == 0) make_ready(engine, c);
 }
 
 void DataflowIdealScheme::dispatch(Engine& engine) {
-  while (!ready_.empty() && engine.issue_round_robin(ready_.front())) ready_.pop();
+  const TaskGraph& g = engine.graph();
+  while (!ready_.empty()) {
+    const TaskId t = ready_.front();
+    // The smallest ready id has the lowest ready level: if it may not start, none may.
+    if (level_bound_ > 0 && !running_.allows(g.level(t), level_bound_)) break;
+    if (!engine.issue_round_robin(t)) break;
+    ready_.pop();
+    running_.add(g.level(t));
+  }
 }
 
 void DataflowIdealScheme::write_stats(const Engine& /*engine*/, std::span<double> out) const {
   out[0] = static_cast<double>(ready_.peak());
+  out[1] = static_cast<double>(running_.max_range());
 }
 
 }  // namespace tbdse

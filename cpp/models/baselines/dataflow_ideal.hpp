@@ -1,24 +1,28 @@
 // dataflow_ideal (docs/MODELS.md §2): one kernel launch, fine-grain task
 // dependencies resolved the moment a parent finishes, unlimited scheduler
-// buffers.  The upper bound that hardware dependency schedulers approach.
+// buffers.  The upper bound that hardware dependency schedulers approach; with
+// unbounded buffers (and no fetch latency) Wireframe must match it exactly.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "models/common/ready_queue.hpp"
 #include "core/engine.hpp"
 #include "core/params.hpp"
 #include "core/scheme.hpp"
+#include "models/common/ready_queue.hpp"
+#include "models/common/running_levels.hpp"
 
 namespace tbdse {
 
 struct DataflowIdealParams {
   // Which ready task is issued first: 'lrr' = smallest virtual id (Wireframe
-  // §4.3 loose round-robin), 'fifo' = first to become ready.  SMs are always
-  // visited round robin.  Default lrr.
+  // §4.3 loose round-robin), 'lvl' = lrr bounded by level_bound (§4.3), 'fifo'
+  // = first to become ready.  SMs are always visited round robin.  Default lrr.
   std::string policy = "lrr";
+  // lvl only: running TBs span fewer than this many levels.  Default 3 (§5.1).
+  std::int64_t level_bound = 3;
 
   static const ParamTable<DataflowIdealParams>& params();
 };
@@ -45,8 +49,10 @@ class DataflowIdealScheme : public Scheme {
   }
 
   Cycle host_launch_;
+  std::int64_t level_bound_;  // 0 = no bound
   std::vector<std::int32_t> open_parents_;
   ReadyQueue ready_;
+  RunningLevels running_;
 };
 
 }  // namespace tbdse

@@ -30,15 +30,16 @@ class Kernel:
     threads: int = 0
     regs_per_thread: int = 0
     smem_bytes: int = 0
+    mem_requests: int = 0  # global-memory requests one TB makes (for Wireframe's overhead ratio)
 
     def __post_init__(self) -> None:
         text(self.name, "a kernel's name")
-        for field in ("threads", "regs_per_thread", "smem_bytes"):
+        for field in ("threads", "regs_per_thread", "smem_bytes", "mem_requests"):
             value = whole(getattr(self, field), f"kernel '{self.name}': '{field}'", 0, 2**31 - 1)
             object.__setattr__(self, field, value)
 
-    def as_tuple(self) -> tuple[str, int, int, int]:
-        return (self.name, int(self.threads), int(self.regs_per_thread), int(self.smem_bytes))
+    def as_tuple(self) -> tuple[str, int, int, int, int]:
+        return (self.name, self.threads, self.regs_per_thread, self.smem_bytes, self.mem_requests)
 
 
 class Workload:
@@ -160,7 +161,7 @@ class Workload:
         return made
 
     # -- what the core needs ------------------------------------------------------------
-    def core_tuple(self) -> tuple[str, _core.TaskGraph, list[tuple[str, int, int, int]]]:
+    def core_tuple(self) -> tuple[str, _core.TaskGraph, list[tuple[str, int, int, int, int]]]:
         return (self.name, self.graph, [k.as_tuple() for k in self.kernels])
 
     def core_cost(self) -> tuple[str, dict[str, float], np.ndarray | None]:

@@ -1,0 +1,160 @@
+#include "models/wireframe/dependency_graph_buffer.hpp"
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+
+namespace tbdse {
+
+namespace {
+
+bool bounded(std::int64_t size) { return size != kUnbounded; }
+
+std::string task_name(const TaskGraph& g, TaskId t) {
+  return "task " + std::to_string(g.original_id(t));
+}
+
+}  // namespace
+
+DependencyGraphBuffer::DependencyGraphBuffer(const TaskGraph& graph, const DgbSizes& sizes)
+    : graph_(graph),
+      sizes_(sizes),
+      remaining_(static_cast<std::size_t>(graph.size()), 0),
+      pub_count_(static_cast<std::size_t>(graph.size()), 0),
+      done_(static_cast<std::size_t>(graph.size()), 0) {
+  const std::int32_t n = graph.size();
+  const std::int64_t chunk = sizes.chunk_nodes;
+  if (chunk < 1) throw ConfigError("wireframe: a chunk must hold at least one node entry");
+  if (bounded(sizes.node_buffer) && sizes.node_buffer < chunk)
+    throw ConfigError("wireframe: node_buffer (" + std::to_string(sizes.node_buffer) +
+                      " entries) is smaller than one chunk (" + std::to_string(chunk) +
+                      " nodes of chunk_bytes / node_entry_bytes): no chunk could ever be loaded");
+  if (bounded(sizes.insertion_buffer) && sizes.insertion_buffer < chunk)
+    throw ConfigError("wireframe: insertion_buffer (" + std::to_string(sizes.insertion_buffer) +
+                      " nodes) is smaller than one chunk (" + std::to_string(chunk) +
+                      " nodes): a fetched chunk could never be received");
+  if (graph.edge_count() > 0 && bounded(sizes.node_buffer) && sizes.node_buffer < 2)
+    throw ConfigError("wireframe: node_buffer must hold at least 2 nodes when tasks have "
+                      "children: the newest loaded node may not issue until another is loaded");
+  if (bounded(sizes.edge_buffer)) {
+    for (TaskId t = 0; t < n; ++t) {
+      const std::int64_t c = graph.child_count(t);
+      if (c > sizes.edge_buffer)
+        throw ConfigError("wireframe: " + task_name(graph, t) + " has " + std::to_string(c) +
+                          " children but edge_buffer holds " + std::to_string(sizes.edge_buffer) +
+                          " entries: it can never be loaded (edge_buffer >= " +
+                          std::to_string(c) + " needed)");
+      // The newest node issues only once the next is loaded next to it.
+      if (c > 0 && t + 1 < n && c + graph.child_count(t + 1) > sizes.edge_buffer)
+        throw ConfigError(
+            "wireframe: " + task_name(graph, t) + " (" + std::to_string(c) + " children) and " +
+            task_name(graph, t + 1) + ", loaded after it (" +
+            std::to_string(graph.child_count(t + 1)) + " children), need " +
+            std::to_string(c + graph.child_count(t + 1)) + " edge entries together, but "
+            "edge_buffer holds " + std::to_string(sizes.edge_buffer) +
+            ": the first could never issue (the head-pointer rule)");
+    }
+  }
+}
+
+bool DependencyGraphBuffer::next_fetch(Fetch& fetch) {
+  const std::int32_t n = graph_.size();
+  if (fetched_ >= n) return false;
+  if (arrived_ > head_) return false;  // loading halted: a node waits for edge space
+  const TaskId end = std::min<TaskId>(n, fetched_ + sizes_.chunk_nodes);
+  const std::int64_t size = end - fetched_;
+  const std::int64_t in_flight = fetched_ - arrived_;
+  if (bounded(sizes_.node_buffer) &&
+      (head_ - tail_) + in_flight + size > sizes_.node_buffer)
+    return false;
+  if (bounded(sizes_.insertion_buffer) && in_flight + size > sizes_.insertion_buffer) return false;
+  std::int64_t edges = 0;
+  for (TaskId t = fetched_; t < end; ++t) edges += graph_.child_count(t);
+  fetch.first = fetched_;
+  fetch.end = end;
+  fetch.requests = 1 + (edges * sizes_.edge_entry_bytes + sizes_.chunk_bytes - 1) / sizes_.chunk_bytes;
+  fetched_ = end;
+  return true;
+}
+
+void DependencyGraphBuffer::arrive(const Fetch& fetch) {
+  // Fetches complete in the order they were issued (equal latency).
+  if (fetch.first != arrived_) throw SimulationError("internal: wireframe chunks arrived out of order");
+  arrived_ = fetch.end;
+}
+
+bool DependencyGraphBuffer::node_fits() const {
+  return !bounded(sizes_.node_buffer) || head_ - tail_ < sizes_.node_buffer;
+}
+
+bool DependencyGraphBuffer::edges_fit(TaskId t) const {
+  return !bounded(sizes_.edge_buffer) || edges_used_ + graph_.child_count(t) <= sizes_.edge_buffer;
+}
+
+bool DependencyGraphBuffer::insert(std::vector<TaskId>& became_ready) {
+  bool any = false;
+  while (head_ < arrived_ && node_fits() && edges_fit(head_)) {
+    const TaskId t = head_++;
+    edges_used_ += graph_.child_count(t);
+    // Pending updates recorded for t while it was not loaded (§4.2.2 "PUB Removal").
+    remaining_[t] = graph_.parent_count(t) - pub_count_[t];
+    pub_used_ -= pub_count_[t];
+    pub_count_[t] = 0;
+    if (remaining_[t] == 0) became_ready.push_back(t);
+    any = true;
+  }
+  return any;
+}
+
+std::int64_t DependencyGraphBuffer::unloaded_children(TaskId t) const {
+  std::int64_t count = 0;
+  for (const TaskId c : graph_.children(t)) count += c >= head_ ? 1 : 0;
+  return count;
+}
+
+bool DependencyGraphBuffer::complete(TaskId t, std::vector<TaskId>& became_ready) {
+  if (bounded(sizes_.pending_updates) &&
+      pub_used_ + unloaded_children(t) > sizes_.pending_updates)
+    return false;
+  for (const TaskId c : graph_.children(t)) {
+    if (c < head_) {
+      if (--remaining_[c] == 0) became_ready.push_back(c);
+    } else {
+      ++pub_count_[c];
+      ++pub_used_;
+    }
+  }
+  done_[t] = 1;
+  while (tail_ < head_ && done_[tail_] != 0) edges_used_ -= graph_.child_count(tail_++);
+  return true;
+}
+
+std::string DependencyGraphBuffer::explain(TaskId t) const {
+  const auto buffer_state = [&] {
+    return "node_buffer holds " + std::to_string(head_ - tail_) + " nodes from " +
+           task_name(graph_, tail_) + ", edge_buffer " + std::to_string(edges_used_) +
+           " entries, pending_updates " + std::to_string(pub_used_) + " entries";
+  };
+  if (t >= fetched_) return "not fetched yet (" + buffer_state() + ")";
+  if (t >= arrived_) return "being fetched";
+  if (t >= head_) {
+    if (t != head_) return "in the insertion buffer behind " + task_name(graph_, head_);
+    if (!node_fits())
+      return "in the insertion buffer: the Local Node Array is full (node_buffer " +
+             std::to_string(sizes_.node_buffer) + ", oldest unfinished " +
+             task_name(graph_, tail_) + ")";
+    return "in the insertion buffer: its " + std::to_string(graph_.child_count(t)) +
+           " edges do not fit the Local Edge Array (edge_buffer " +
+           std::to_string(sizes_.edge_buffer) + ", " + std::to_string(edges_used_) + " in use)";
+  }
+  if (remaining_[t] > 0)
+    return "loaded, waiting for " + std::to_string(remaining_[t]) + " parent(s) (" +
+           buffer_state() + ")";
+  if (head_rule_blocks(t))
+    return "ready but it is the newest loaded node and has children (head-pointer rule); " +
+           (head_ < arrived_ ? "the next node does not fit: " + explain(head_)
+                             : std::string("no further node is loaded (") + buffer_state() + ")");
+  return "ready in the buffer";
+}
+
+}  // namespace tbdse

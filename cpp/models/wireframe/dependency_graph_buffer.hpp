@@ -1,0 +1,109 @@
+// Wireframe's Dependency Graph Buffer (DGB, MICRO-50 2017 §4.2): the window of
+// the task graph the thread-block scheduler holds on chip, and the loader that
+// fills it from the CSR in global memory.  A state machine with no notion of
+// time or SMs: the scheme (wireframe.hpp) drives it and turns what it reports
+// into events, so the paper's Fig. 7 walk-through can be replayed step by step.
+//
+// Nodes are TaskGraph node ids, which are already the paper's virtual ids
+// (§3.2.2: renamed level by level), so "node i goes to slot i mod |LNA|".
+//
+//   Local Node Array (node_buffer): the loaded nodes are the window
+//     [tail, head); a node is inserted only when the window has room.
+//   Local Edge Array (edge_buffer): the window's nodes hold their child lists;
+//     a node is inserted only if all of its edges fit.  Node and edge entries
+//     are freed when the tail advances over finished nodes (§4.2.2).
+//   Pending Update Buffer (pending_updates): a finishing node's update to a
+//     child not yet loaded is kept as one entry and applied when the child is
+//     loaded; if there is no room for all of a node's such updates, its
+//     completion waits (§4.2.2 "PUB Insertion").
+//   Node Insertion Buffer (insertion_buffer): fetched nodes that cannot be
+//     inserted yet (their edges do not fit) wait here, and loading halts.
+//   Loader: fetches the next chunk of chunk_nodes nodes (one 128-byte memory
+//     request for the node entries, plus the requests for their edges) when
+//     the node array has room for the whole chunk and the insertion buffer for
+//     what is in flight (§4.2.2 "Loading Local Node/Edge Array Entries").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/params.hpp"
+#include "core/task_graph.hpp"
+#include "core/types.hpp"
+
+namespace tbdse {
+
+struct DgbSizes {
+  std::int64_t node_buffer = 128;      // entries, or kUnbounded
+  std::int64_t edge_buffer = 512;      // entries, or kUnbounded
+  std::int64_t pending_updates = 64;   // entries, or kUnbounded
+  std::int64_t insertion_buffer = 16;  // nodes, or kUnbounded
+  std::int32_t chunk_nodes = 16;       // nodes per fetch (chunk_bytes / node_entry_bytes)
+  std::int64_t chunk_bytes = 128;      // one memory request
+  std::int64_t edge_entry_bytes = 4;   // a global edge-array entry (a child id)
+};
+
+class DependencyGraphBuffer {
+ public:
+  // Throws ConfigError when the sizes can never hold this graph (a node with
+  // more children than the edge array, ...), naming the node and the buffer.
+  DependencyGraphBuffer(const TaskGraph& graph, const DgbSizes& sizes);
+
+  struct Fetch {
+    TaskId first = 0, end = 0;      // nodes [first, end)
+    std::int64_t requests = 0;      // memory requests: node entries + edge entries
+  };
+  // The next chunk to request, if the buffers have room for it (call until
+  // it returns false); the chunk counts as in flight until arrive().
+  bool next_fetch(Fetch& fetch);
+  // A fetched chunk arrived: its nodes join the insertion buffer.
+  void arrive(const Fetch& fetch);
+
+  // Moves waiting nodes from the insertion buffer into the node/edge arrays
+  // while they fit, applying their pending updates; appends the nodes that
+  // became ready.  Returns whether anything was inserted.
+  bool insert(std::vector<TaskId>& became_ready);
+
+  // Node t's TB finished: decrement its loaded children, record updates for the
+  // others in the PUB, free entries behind the tail.  False (and nothing
+  // changes) when the PUB has no room for all its updates: try again later.
+  bool complete(TaskId t, std::vector<TaskId>& became_ready);
+
+  // ---- state, for the scheme, statistics and tests
+  TaskId tail() const { return tail_; }             // oldest node still held
+  TaskId head() const { return head_; }             // next node to insert
+  TaskId waiting_end() const { return arrived_; }   // insertion buffer: [head, arrived)
+  TaskId fetched_end() const { return fetched_; }   // in flight: [arrived, fetched)
+  bool loaded(TaskId t) const { return t >= tail_ && t < head_; }
+  bool finished(TaskId t) const { return done_[t] != 0; }
+  std::int32_t open_parents(TaskId t) const { return remaining_[t]; }
+  std::int64_t pending_updates() const { return pub_used_; }
+  std::int32_t pending_updates_for(TaskId t) const { return pub_count_[t]; }
+  std::int64_t edges_held() const { return edges_used_; }
+  // The newest loaded node, which may not issue while it has children: its
+  // child count is known only once the next node is loaded (§4.2.2).
+  bool head_rule_blocks(TaskId t) const {
+    return t == head_ - 1 && graph_.child_count(t) > 0;
+  }
+  // Why node t (not finished) cannot go on, naming the buffer that holds it back.
+  std::string explain(TaskId t) const;
+
+  const DgbSizes& sizes() const { return sizes_; }
+
+ private:
+  bool node_fits() const;
+  bool edges_fit(TaskId t) const;
+  std::int64_t unloaded_children(TaskId t) const;
+
+  const TaskGraph& graph_;
+  DgbSizes sizes_;
+  TaskId tail_ = 0, head_ = 0, arrived_ = 0, fetched_ = 0;
+  std::int64_t edges_used_ = 0;
+  std::int64_t pub_used_ = 0;
+  std::vector<std::int32_t> remaining_;  // loaded nodes: parents not yet finished
+  std::vector<std::int32_t> pub_count_;  // pending updates waiting for each node
+  std::vector<std::uint8_t> done_;       // completion recorded
+};
+
+}  // namespace tbdse

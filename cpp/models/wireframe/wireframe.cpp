@@ -1,0 +1,250 @@
+#include "models/wireframe/wireframe.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/errors.hpp"
+
+namespace tbdse {
+
+const ParamTable<WireframeParams>& WireframeParams::params() {
+  static const ParamTable<WireframeParams> table = [] {
+    ParamTable<WireframeParams> t;
+    t.add(&WireframeParams::policy,
+          {.name = "policy",
+           .doc = "'lrr' (smallest ready virtual id first, SMs round robin) or 'lvl' (lrr, "
+                  "running nodes within level_bound levels)",
+           .paper_ref = "Wireframe §4.3",
+           .choices = {"lvl", "lrr"}});
+    t.add(&WireframeParams::level_bound,
+          {.name = "level_bound", .unit = "levels",
+           .doc = "lvl: a node of level l issues only if l - (lowest running level) < level_bound",
+           .paper_ref = "Wireframe §4.3, §5.1 (3)", .min_value = 1, .max_value = 1e9});
+    t.add(&WireframeParams::node_buffer,
+          {.name = "node_buffer", .unit = "entries",
+           .doc = "Local Node Array size; auto = 128 (lvl) or 512 (lrr)",
+           .paper_ref = "Wireframe §4.2, §5.1", .unbounded_ok = true, .auto_ok = true,
+           .min_value = 1, .max_value = 1e12});
+    t.add(&WireframeParams::edge_buffer,
+          {.name = "edge_buffer", .unit = "entries",
+           .doc = "Local Edge Array size; auto = 512 (lvl) or 2048 (lrr)",
+           .paper_ref = "Wireframe §4.2, §5.1", .unbounded_ok = true, .auto_ok = true,
+           .min_value = 1, .max_value = 1e12});
+    t.add(&WireframeParams::pending_updates,
+          {.name = "pending_updates", .unit = "entries",
+           .doc = "Pending Update Buffer size (updates for children not loaded yet)",
+           .paper_ref = "Wireframe §4.2.2, §5.1 (64), §5.4 (32)", .unbounded_ok = true,
+           .min_value = 0, .max_value = 1e12});
+    t.add(&WireframeParams::insertion_buffer,
+          {.name = "insertion_buffer", .unit = "nodes",
+           .doc = "Node Insertion Buffer: fetched nodes waiting to be inserted; bounds the "
+                  "chunks in flight",
+           .paper_ref = "Wireframe §4.2.2, §5.4 (128 B)", .unbounded_ok = true, .min_value = 1,
+           .max_value = 1e12});
+    t.add(&WireframeParams::chunk_bytes,
+          {.name = "chunk_bytes", .unit = "bytes",
+           .doc = "bytes of one memory request; a chunk is chunk_bytes / node_entry_bytes nodes",
+           .paper_ref = "Wireframe §4.2", .min_value = 1, .max_value = 1e9});
+    t.add(&WireframeParams::node_entry_bytes,
+          {.name = "node_entry_bytes", .unit = "bytes",
+           .doc = "bytes per node entry (58 bits rounded up)", .paper_ref = "Wireframe §5.4",
+           .min_value = 1, .max_value = 1e6});
+    t.add(&WireframeParams::edge_entry_bytes,
+          {.name = "edge_entry_bytes", .unit = "bytes",
+           .doc = "bytes per global edge-array entry, for counting edge fetch requests",
+           .paper_ref = "tbdse assumption", .min_value = 1, .max_value = 1e6});
+    return t;
+  }();
+  return table;
+}
+
+std::vector<StatInfo> WireframeScheme::stats() {
+  return {
+      {"max_level_range", "levels", "largest spread (max - min level) of the nodes running at once"},
+      {"pub_peak", "entries", "most Pending Update Buffer entries in use at once"},
+      {"pub_mean", "entries", "time-average Pending Update Buffer entries in use"},
+      {"dgb_stall_cycles", "cycles",
+       "cycles with a free TB slot and a task ready but for the buffer, and nothing issuable"},
+      {"stalled_completions", "nodes", "completions that had to wait for Pending Update Buffer space"},
+      {"chunk_fetches", "fetches", "chunks of nodes fetched from global memory"},
+      {"sched_mem_requests", "requests", "memory requests of the scheduler (node and edge entries)"},
+      {"mem_request_ratio", "fraction",
+       "scheduler memory requests / the workload's own (kernel mem_requests); NaN if not stated"},
+      {"dgb_bytes", "bytes", "Dependency Graph Buffer storage by the paper's formula (§5.4)"},
+  };
+}
+
+double WireframeScheme::storage_bytes(const DgbSizes& s, std::int64_t node_entry_bytes) {
+  // §5.4: node entries of 58 bits rounded to 8 B; 2 B per edge entry (a 16-bit
+  // node id); the Pending Update Buffer and the 128 B insertion buffer "for a
+  // total of 256 B" with 32 PUB entries, i.e. 4 B per PUB entry: 2304 B for
+  // 128 / 512 / 32.  (The paper's text says 2 B per PUB entry, which would not
+  // add up to its total; tbdse keeps the total.)
+  for (const std::int64_t size : {s.node_buffer, s.edge_buffer, s.pending_updates, s.insertion_buffer})
+    if (size == kUnbounded) return std::numeric_limits<double>::infinity();
+  return static_cast<double>(s.node_buffer * node_entry_bytes + s.edge_buffer * 2 +
+                             s.pending_updates * 4 + s.insertion_buffer * node_entry_bytes);
+}
+
+namespace {
+
+DgbSizes sizes_of(const WireframeParams& p) {
+  if (p.chunk_bytes < p.node_entry_bytes)
+    throw ConfigError("scheme 'wireframe': chunk_bytes (" + std::to_string(p.chunk_bytes) +
+                      ") must hold at least one node entry (node_entry_bytes " +
+                      std::to_string(p.node_entry_bytes) + ")");
+  const bool lvl = p.policy == "lvl";
+  DgbSizes s;
+  s.node_buffer = p.node_buffer == kAuto ? (lvl ? 128 : 512) : p.node_buffer;
+  s.edge_buffer = p.edge_buffer == kAuto ? (lvl ? 512 : 2048) : p.edge_buffer;
+  s.pending_updates = p.pending_updates;
+  s.insertion_buffer = p.insertion_buffer;
+  s.chunk_nodes = static_cast<std::int32_t>(std::min<std::int64_t>(p.chunk_bytes / p.node_entry_bytes,
+                                                                   1 << 30));
+  s.chunk_bytes = p.chunk_bytes;
+  s.edge_entry_bytes = p.edge_entry_bytes;
+  return s;
+}
+
+}  // namespace
+
+WireframeScheme::WireframeScheme(const WireframeParams& params, const Workload& workload,
+                                 const GpuConfig& gpu)
+    : workload_(workload),
+      launch_(gpu.us_to_cycles(gpu.host_launch_us)),
+      fetch_latency_(gpu.mem_latency),
+      level_bound_(params.policy == "lvl" ? params.level_bound : 0),
+      node_entry_bytes_(params.node_entry_bytes),
+      dgb_(*workload.graph, sizes_of(params)),
+      issuable_(static_cast<std::size_t>(workload.graph->size())),
+      running_(workload.graph->num_levels()),
+      parents_left_(workload.graph->parent_counts().begin(),
+                    workload.graph->parent_counts().end()) {}
+
+void WireframeScheme::start(Engine& engine) { engine.post(launch_, kLaunched); }
+
+void WireframeScheme::account(Cycle now) {
+  const auto dt = static_cast<double>(now - last_);
+  pub_area_ += static_cast<double>(dgb_.pending_updates()) * dt;
+  if (stalled_on_buffer_) stall_cycles_ += dt;
+  last_ = now;
+}
+
+void WireframeScheme::became_ready(Engine& engine, const std::vector<TaskId>& nodes) {
+  for (const TaskId t : nodes) {
+    engine.mark_ready(t);
+    if (dgb_.head_rule_blocks(t)) {
+      held_head_ = t;
+    } else {
+      issuable_.insert(static_cast<std::uint32_t>(t));
+    }
+  }
+}
+
+void WireframeScheme::pump(Engine& engine) {
+  for (bool progress = true; progress;) {
+    scratch_.clear();
+    progress = dgb_.insert(scratch_);
+    // A newer node is loaded: the one kept back by the head-pointer rule may go.
+    if (held_head_ >= 0 && !dgb_.head_rule_blocks(held_head_)) {
+      issuable_.insert(static_cast<std::uint32_t>(held_head_));
+      held_head_ = -1;
+    }
+    became_ready(engine, scratch_);
+    // Loaded children freed PUB entries: completions waiting for room may finish.
+    for (auto it = stalled_.begin(); it != stalled_.end();) {
+      scratch_.clear();
+      if (dgb_.complete(*it, scratch_)) {
+        it = stalled_.erase(it);
+        became_ready(engine, scratch_);
+        progress = true;
+      } else {
+        ++it;
+      }
+    }
+    DependencyGraphBuffer::Fetch fetch;
+    while (dgb_.next_fetch(fetch)) {
+      in_flight_.push_back(fetch);
+      engine.post(engine.now() + fetch_latency_, kChunkArrived);
+      ++fetches_;
+      requests_ += fetch.requests;
+    }
+    pub_peak_ = std::max(pub_peak_, dgb_.pending_updates());
+  }
+}
+
+void WireframeScheme::on_event(Engine& engine, const Event& event) {
+  account(engine.now());
+  if (event.kind == kLaunched) {
+    const TaskGraph& g = engine.graph();
+    for (TaskId t = 0; t < g.size() && g.level(t) == 0; ++t) ++ready_elsewhere_;
+  } else {
+    dgb_.arrive(in_flight_.front());
+    in_flight_.pop_front();
+  }
+  pump(engine);
+}
+
+void WireframeScheme::on_task_finished(Engine& engine, TaskId t) {
+  account(engine.now());
+  const TaskGraph& g = engine.graph();
+  running_.remove(g.level(t));
+  for (const TaskId c : g.children(t))
+    if (--parents_left_[c] == 0) ++ready_elsewhere_;
+  scratch_.clear();
+  if (dgb_.complete(t, scratch_)) {
+    became_ready(engine, scratch_);
+  } else {
+    stalled_.push_back(t);
+    ++stalled_completions_;
+  }
+  pump(engine);
+}
+
+void WireframeScheme::dispatch(Engine& engine) {
+  account(engine.now());
+  const TaskGraph& g = engine.graph();
+  while (!issuable_.empty()) {
+    const auto t = static_cast<TaskId>(issuable_.min());
+    // The smallest ready id has the lowest ready level: if it may not start, none may.
+    if (level_bound_ > 0 && !running_.allows(g.level(t), level_bound_)) break;
+    if (!engine.issue_round_robin(t)) break;
+    issuable_.erase(static_cast<std::uint32_t>(t));
+    running_.add(g.level(t));
+    --ready_elsewhere_;
+  }
+  stalled_on_buffer_ = engine.sms().free_slots() > 0 && issuable_.empty() && ready_elsewhere_ > 0;
+}
+
+std::string WireframeScheme::stuck_reason(const Engine& engine, TaskId t) const {
+  const TaskGraph& g = engine.graph();
+  for (const TaskId s : stalled_)
+    for (const TaskId c : g.children(s))
+      if (c == t)
+        return "its parent task " + std::to_string(g.original_id(s)) +
+               " finished, but that completion waits for Pending Update Buffer space (" +
+               std::to_string(dgb_.pending_updates()) + " of " +
+               std::to_string(dgb_.sizes().pending_updates) +
+               " entries in use, for tasks not loaded yet); " + dgb_.explain(t);
+  return dgb_.explain(t);
+}
+
+void WireframeScheme::write_stats(const Engine& engine, std::span<double> out) const {
+  const auto now = static_cast<double>(engine.now());
+  const double area = pub_area_ + static_cast<double>(dgb_.pending_updates()) *
+                                      (now - static_cast<double>(last_));
+  const std::int64_t own = workload_.mem_requests();
+  out[0] = running_.max_range();
+  out[1] = static_cast<double>(pub_peak_);
+  out[2] = now > 0 ? area / now : 0.0;
+  out[3] = stall_cycles_;
+  out[4] = static_cast<double>(stalled_completions_);
+  out[5] = static_cast<double>(fetches_);
+  out[6] = static_cast<double>(requests_);
+  out[7] = own > 0 ? static_cast<double>(requests_) / static_cast<double>(own)
+                   : std::numeric_limits<double>::quiet_NaN();
+  out[8] = storage_bytes(dgb_.sizes(), node_entry_bytes_);
+}
+
+}  // namespace tbdse

@@ -1,0 +1,94 @@
+// Wireframe (Abdolrashidi et al., MICRO-50 2017): a dependency-aware thread
+// block scheduler (DATS, §4) that runs a whole task graph as one kernel,
+// resolving dependencies in hardware from the Dependency Graph Buffer
+// (dependency_graph_buffer.hpp), with the loose round-robin (LRR) or
+// level-bounded (LVL) issue policy (§4.3).  docs/models/wireframe.md lists
+// what tbdse interprets where the paper is silent.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/id_set.hpp"
+#include "core/params.hpp"
+#include "core/scheme.hpp"
+#include "models/common/running_levels.hpp"
+#include "models/wireframe/dependency_graph_buffer.hpp"
+
+namespace tbdse {
+
+struct WireframeParams {
+  // Issue policy (§4.3): 'lrr' = smallest ready virtual id first, SMs round
+  // robin skipping full ones; 'lvl' = lrr, but a node of level l issues only if
+  // l - (lowest running level) < level_bound.  Default lvl.
+  std::string policy = "lvl";
+  // lvl: the level bound.  Default 3 (§5.1).
+  std::int64_t level_bound = 3;
+  // Local Node Array entries; auto = 128 for lvl, 512 for lrr (§5.1).
+  std::int64_t node_buffer = kAuto;
+  // Local Edge Array entries; auto = 512 for lvl, 2048 for lrr (§5.1).
+  std::int64_t edge_buffer = kAuto;
+  // Pending Update Buffer entries.  Default 64 (§5.1; §5.4 settles on 32).
+  std::int64_t pending_updates = 64;
+  // Node Insertion Buffer, in nodes.  Default 16 (128 B, §5.4).
+  std::int64_t insertion_buffer = 16;
+  // Bytes per memory request: a chunk of nodes.  Default 128 (§4.2).
+  std::int64_t chunk_bytes = 128;
+  // Bytes per node entry, on chip and in global memory.  Default 8 (58 bits, §5.4).
+  std::int64_t node_entry_bytes = 8;
+  // Bytes per global edge-array entry (a child id), for counting edge fetch
+  // requests.  Default 4 (tbdse's assumption; on chip an entry is 2 B, §5.4).
+  std::int64_t edge_entry_bytes = 4;
+
+  static const ParamTable<WireframeParams>& params();
+};
+
+class WireframeScheme : public Scheme {
+ public:
+  WireframeScheme(const WireframeParams& params, const Workload& workload, const GpuConfig& gpu);
+
+  void start(Engine& engine) override;
+  void on_task_finished(Engine& engine, TaskId t) override;
+  void on_event(Engine& engine, const Event& event) override;
+  void dispatch(Engine& engine) override;
+  std::string stuck_reason(const Engine& engine, TaskId t) const override;
+  void write_stats(const Engine& engine, std::span<double> out) const override;
+
+  static std::vector<StatInfo> stats();
+
+  // DGB storage in bytes by the paper's formula (§5.4), +inf when unbounded.
+  static double storage_bytes(const DgbSizes& sizes, std::int64_t node_entry_bytes);
+
+ private:
+  static constexpr std::int32_t kLaunched = 1;
+  static constexpr std::int32_t kChunkArrived = 2;
+
+  void pump(Engine& engine);
+  void became_ready(Engine& engine, const std::vector<TaskId>& nodes);
+  void account(Cycle now);
+
+  const Workload& workload_;
+  Cycle launch_ = 0;
+  Cycle fetch_latency_ = 0;
+  std::int64_t level_bound_ = 0;  // 0: lrr
+  std::int64_t node_entry_bytes_ = 8;
+  DependencyGraphBuffer dgb_;
+  std::deque<DependencyGraphBuffer::Fetch> in_flight_;
+  std::deque<TaskId> stalled_;    // finished TBs whose completion waits for PUB space
+  IdSet issuable_;                // ready nodes the policy may pick from
+  TaskId held_head_ = -1;         // a ready node kept back by the head-pointer rule
+  RunningLevels running_;
+  std::vector<std::int32_t> parents_left_;  // by TB completion: would-be readiness
+  std::int64_t ready_elsewhere_ = 0;        // tasks ready but for the buffer, not issued
+  std::vector<TaskId> scratch_;
+  // statistics
+  Cycle last_ = 0;
+  bool stalled_on_buffer_ = false;
+  double stall_cycles_ = 0, pub_area_ = 0;
+  std::int64_t pub_peak_ = 0, fetches_ = 0, requests_ = 0, stalled_completions_ = 0;
+};
+
+}  // namespace tbdse
