@@ -177,7 +177,7 @@ def test_unknown_scheme_suggests_the_closest_name() -> None:
 
 
 def test_unknown_scheme_parameter() -> None:
-    with raises("parameter 'polcy' (did you mean 'policy'?); valid: policy"):
+    with raises("parameter 'polcy' (did you mean 'policy'?); valid: level_bound, policy"):
         td.schemes.Scheme("dataflow_ideal", polcy="fifo")
     with raises("parameter 'policy'"):
         td.schemes.Scheme("global_barrier", policy="fifo")  # belongs to another scheme

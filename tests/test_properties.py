@@ -303,7 +303,7 @@ def test_sweeps_are_deterministic_across_threads_and_order(
         grid={"sms": [sms[i] for i in perm], "tb_slots": slots[::-1]},
         **kw,
     )
-    assert len(shuffled) == len(one) == 3 * 4 * 6 * 3
+    assert len(shuffled) == len(one) == 3 * len(SCHEMES) * 6 * 3
     pd.testing.assert_frame_equal(_sorted(one), _sorted(shuffled))
     # Workloads in another order: the same values (workload parameter columns move).
     moved = td.sweep(

@@ -26,6 +26,7 @@ __all__ = [
     "DepLinks",
     "GlobalBarrier",
     "Scheme",
+    "Wireframe",
     "info",
     "list_schemes",
     "names",
@@ -134,6 +135,13 @@ class DataflowIdeal(Scheme):
     """One launch, fine-grain dependencies, unlimited scheduler buffers."""
 
     scheme_name = "dataflow_ideal"
+
+
+class Wireframe(Scheme):
+    """Wireframe's dependency-aware TB scheduler with a finite Dependency Graph
+    Buffer, LRR or level-bounded issue (MICRO-50 2017; docs/models/wireframe.md)."""
+
+    scheme_name = "wireframe"
 
 
 def as_scheme(value: Scheme | str | Mapping[str, Any]) -> Scheme:

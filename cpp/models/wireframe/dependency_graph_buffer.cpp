@@ -60,14 +60,13 @@ DependencyGraphBuffer::DependencyGraphBuffer(const TaskGraph& graph, const DgbSi
 bool DependencyGraphBuffer::next_fetch(Fetch& fetch) {
   const std::int32_t n = graph_.size();
   if (fetched_ >= n) return false;
-  if (arrived_ > head_) return false;  // loading halted: a node waits for edge space
   const TaskId end = std::min<TaskId>(n, fetched_ + sizes_.chunk_nodes);
   const std::int64_t size = end - fetched_;
-  const std::int64_t in_flight = fetched_ - arrived_;
-  if (bounded(sizes_.node_buffer) &&
-      (head_ - tail_) + in_flight + size > sizes_.node_buffer)
+  const std::int64_t pending = fetched_ - head_;  // waiting in the insertion buffer or in flight
+  if (bounded(sizes_.insertion_buffer) && pending + size > sizes_.insertion_buffer) return false;
+  if (!sizes_.prefetch && bounded(sizes_.node_buffer) &&
+      (head_ - tail_) + pending + size > sizes_.node_buffer)
     return false;
-  if (bounded(sizes_.insertion_buffer) && in_flight + size > sizes_.insertion_buffer) return false;
   std::int64_t edges = 0;
   for (TaskId t = fetched_; t < end; ++t) edges += graph_.child_count(t);
   fetch.first = fetched_;

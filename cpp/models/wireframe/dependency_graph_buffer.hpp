@@ -16,12 +16,17 @@
 //     child not yet loaded is kept as one entry and applied when the child is
 //     loaded; if there is no room for all of a node's such updates, its
 //     completion waits (§4.2.2 "PUB Insertion").
-//   Node Insertion Buffer (insertion_buffer): fetched nodes that cannot be
-//     inserted yet (their edges do not fit) wait here, and loading halts.
+//   Node Insertion Buffer (insertion_buffer): fetched nodes wait here until
+//     their slot is free and their edges fit; nodes enter in order, so one
+//     that cannot enter holds back those behind it ("loading halts").
 //   Loader: fetches the next chunk of chunk_nodes nodes (one 128-byte memory
 //     request for the node entries, plus the requests for their edges) when
-//     the node array has room for the whole chunk and the insertion buffer for
-//     what is in flight (§4.2.2 "Loading Local Node/Edge Array Entries").
+//     the insertion buffer has room for it and everything in flight.  With
+//     prefetch (the default) that is all: a node whose slot "is occupied by a
+//     prior node" waits in the insertion buffer, as §4.2.2 describes.  Without
+//     it the loader also waits until the node array has room for the whole
+//     chunk, as the Fig. 7 walk-through shows ("there is enough empty space
+//     in the Local Node Array to load a new chunk of nodes").
 #pragma once
 
 #include <cstdint>
@@ -42,6 +47,7 @@ struct DgbSizes {
   std::int32_t chunk_nodes = 16;       // nodes per fetch (chunk_bytes / node_entry_bytes)
   std::int64_t chunk_bytes = 128;      // one memory request
   std::int64_t edge_entry_bytes = 4;   // a global edge-array entry (a child id)
+  bool prefetch = true;                // fetch into the insertion buffer before slots free
 };
 
 class DependencyGraphBuffer {

@@ -50,6 +50,11 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
           {.name = "node_entry_bytes", .unit = "bytes",
            .doc = "bytes per node entry (58 bits rounded up)", .paper_ref = "Wireframe §5.4",
            .min_value = 1, .max_value = 1e6});
+    t.add(&WireframeParams::prefetch,
+          {.name = "prefetch",
+           .doc = "fetch the next chunk as soon as the insertion buffer has room (nodes wait "
+                  "there for their slots); false: only when the node array has room for it all",
+           .paper_ref = "Wireframe §4.2.2, Fig. 7"});
     t.add(&WireframeParams::edge_entry_bytes,
           {.name = "edge_entry_bytes", .unit = "bytes",
            .doc = "bytes per global edge-array entry, for counting edge fetch requests",
@@ -104,6 +109,7 @@ DgbSizes sizes_of(const WireframeParams& p) {
                                                                    1 << 30));
   s.chunk_bytes = p.chunk_bytes;
   s.edge_entry_bytes = p.edge_entry_bytes;
+  s.prefetch = p.prefetch;
   return s;
 }
 

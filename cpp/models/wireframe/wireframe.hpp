@@ -42,6 +42,10 @@ struct WireframeParams {
   // Bytes per global edge-array entry (a child id), for counting edge fetch
   // requests.  Default 4 (tbdse's assumption; on chip an entry is 2 B, §5.4).
   std::int64_t edge_entry_bytes = 4;
+  // Fetch the next chunk as soon as the insertion buffer has room (its nodes
+  // wait there for their slots), rather than only once the node array has
+  // room for the whole chunk (the Fig. 7 walk-through).  Default true (§4.2.2).
+  bool prefetch = true;
 
   static const ParamTable<WireframeParams>& params();
 };

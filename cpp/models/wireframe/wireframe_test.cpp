@@ -39,6 +39,7 @@ TEST_CASE("Fig. 7: the Dependency Graph Buffer walk-through") {
   sizes.pending_updates = 8;
   sizes.insertion_buffer = 2;
   sizes.chunk_nodes = 2;
+  sizes.prefetch = false;  // the walk-through loads a chunk once the node array has room for it
   DependencyGraphBuffer dgb(g, sizes);
   std::vector<TaskId> ready;
   DependencyGraphBuffer::Fetch f;

@@ -2,13 +2,16 @@
 
 Generators (registered by name for YAML files and sweeps): ``wavefront``,
 ``barrier``, ``global_barrier``, ``pairwise_barrier``, ``layered_random``,
-``chain``, ``independent``, ``stg`` and ``edge_list`` (files).  Converters:
-:func:`from_edges`, :func:`from_networkx`.
+``chain``, ``independent``, ``stg`` and ``edge_list`` (files), and
+``wireframe_benchmark`` (the six benchmarks of Wireframe §5.2).  Converters:
+:func:`from_edges`, :func:`from_networkx`; :class:`DepLinks` declares
+dependencies per thread block as Wireframe's DepLinks API does.
 """
 
 import pandas as pd
 
 from tbdse.workloads.base import GENERATORS, Kernel, Workload, generator_names
+from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.generators import (
     barrier,
     chain,
@@ -19,9 +22,11 @@ from tbdse.workloads.generators import (
     wavefront,
 )
 from tbdse.workloads.io import from_edges, from_networkx, read_edge_list, read_stg
+from tbdse.workloads.wireframe_benchmarks import wireframe_benchmark
 
 __all__ = [
     "GENERATORS",
+    "DepLinks",
     "Kernel",
     "Workload",
     "barrier",
@@ -38,6 +43,7 @@ __all__ = [
     "read_edge_list",
     "read_stg",
     "wavefront",
+    "wireframe_benchmark",
 ]
 
 

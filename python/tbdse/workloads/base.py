@@ -61,7 +61,8 @@ class Workload:
         labels: Sequence[Any] | None = None,
     ) -> None:
         text(name, "a workload's name")
-        kernels = tuple(kernels) if kernels else (Kernel(),)
+        kernels_given = tuple(kernels) if kernels else None
+        kernels = kernels_given or (Kernel(),)
         for k in kernels:
             if not isinstance(k, Kernel):
                 raise ConfigError(
@@ -82,6 +83,8 @@ class Workload:
         # The cost model the user chose, or None when it is the generator's
         # default (which may depend on generator parameters, e.g. STG units).
         self.chosen_cost: CostModel | None = None if cost is None else self.cost
+        # Likewise the kernels the user chose, or None for the generator's default.
+        self.chosen_kernels: tuple[Kernel, ...] | None = kernels_given
         self.generator = generator
         self.params: dict[str, Any] = dict(params or {})
         self.labels = list(labels) if labels is not None else None
@@ -142,7 +145,7 @@ class Workload:
             if key not in gen.params:
                 raise unknown_name(f"parameter of workload generator '{gen.name}'", key, gen.params)
         params = {**self.params, **changes}
-        made = gen.func(**params, cost=self.chosen_cost, kernels=self.kernels)
+        made = gen.func(**params, cost=self.chosen_cost, kernels=self.chosen_kernels)
         return made._copy(name=self.name) if self.name != gen.default_name(self.params) else made
 
     def _copy(self, **changes: Any) -> Workload:
@@ -158,6 +161,8 @@ class Workload:
         made = Workload(self.graph, **args)
         if "cost" not in changes:
             made.chosen_cost = self.chosen_cost
+        if "kernels" not in changes:
+            made.chosen_kernels = self.chosen_kernels
         return made
 
     # -- what the core needs ------------------------------------------------------------
@@ -204,8 +209,12 @@ class Generator:
     func: Callable[..., Workload]
     doc: str
     params: Mapping[str, inspect.Parameter]
+    naming: Callable[[Mapping[str, Any]], str] | None = None
 
     def default_name(self, params: Mapping[str, Any]) -> str:
+        """The name a workload gets when none is given: 'wavefront(rows=8, cols=8)'."""
+        if self.naming is not None:
+            return self.naming(params)
         shown = ", ".join(f"{k}={params[k]}" for k in self.params if k in params)
         return f"{self.name}({shown})"
 
@@ -243,8 +252,11 @@ GENERATORS: dict[str, Generator] = {}
 _COMMON = {"cost", "kernels", "kernel", "name"}
 
 
-def generator(name: str) -> Callable[[Callable[..., Workload]], Callable[..., Workload]]:
-    """Registers a workload generator under ``name`` (for YAML files and sweeps)."""
+def generator(
+    name: str, naming: Callable[[Mapping[str, Any]], str] | None = None
+) -> Callable[[Callable[..., Workload]], Callable[..., Workload]]:
+    """Registers a workload generator under ``name`` (for YAML files and sweeps);
+    ``naming`` gives a workload's default name from its parameters."""
 
     def register(func: Callable[..., Workload]) -> Callable[..., Workload]:
         sig = inspect.signature(func)
@@ -263,7 +275,7 @@ def generator(name: str) -> Callable[[Callable[..., Workload]], Callable[..., Wo
                     bound.arguments[key] = gen.coerce(key, bound.arguments[key])
             return func(*bound.args, **bound.kwargs)
 
-        gen = Generator(name, checked, doc, params)
+        gen = Generator(name, checked, doc, params, naming)
         GENERATORS[name] = gen
         return checked
 
@@ -298,7 +310,9 @@ def graph_generator(
             return Workload(
                 build(**params),
                 name=name or GENERATORS[generator_name].default_name(params),
-                kernels=make_kernels(kernel, kernels),
+                kernels=None
+                if kernel is None and kernels is None
+                else make_kernels(kernel, kernels),
                 cost=cost,
                 generator=generator_name,
                 params=params,
