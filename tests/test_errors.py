@@ -193,8 +193,8 @@ def test_unknown_scheme_parameter() -> None:
         (
             "dataflow_ideal",
             {"policy": "fifoo"},
-            "scheme 'dataflow_ideal' parameter 'policy' must be one of 'lrr', 'lvl', 'fifo'; got 'fifoo' "
-            "(did you mean 'fifo'?)",
+            "scheme 'dataflow_ideal' parameter 'policy' must be one of 'lrr', 'lvl', 'fifo'; "
+            "got 'fifoo' (did you mean 'fifo'?)",
         ),
         ("dataflow_ideal", {"policy": 3}, "must be one of 'lrr', 'lvl', 'fifo'; got 3"),
         ("cdp", {"grouping": True}, "must be one of 'auto', 'level', 'launch_group'; got True"),

@@ -258,10 +258,13 @@ class Result:
 
     @property
     def stats(self) -> dict[str, float]:
-        """The scheme's own statistics."""
+        """The scheme's own statistics (NaN where one does not apply to this run)."""
         from tbdse.schemes import info
 
-        return {s["name"]: float(self._metrics[s["name"]]) for s in info(self.scheme.name)["stats"]}
+        return {
+            s["name"]: float(self._metrics.get(s["name"], np.nan))
+            for s in info(self.scheme.name)["stats"]
+        }
 
     @property
     def config_hash(self) -> str:
