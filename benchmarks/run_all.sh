@@ -41,7 +41,7 @@ fi
 echo "== building the C++ benchmark (Release) in $BUILD"
 "$CMAKE" -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_MAKE_PROGRAM="$NINJA" \
   -DTBDSE_BUILD_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 1
-"$CMAKE" --build "$BUILD" --target tbdse_engine_throughput || exit 1
+"$CMAKE" --build "$BUILD" --target tbdse_engine_throughput tbdse_wireframe_throughput || exit 1
 
 failed=()
 run() {
@@ -57,6 +57,7 @@ run() {
 }
 
 run engine_throughput "$BUILD/benchmarks/tbdse_engine_throughput" --reps "$REPS"
+run wireframe_throughput "$BUILD/benchmarks/tbdse_wireframe_throughput" --reps "$REPS"
 run sweep_overhead "$PY" "$ROOT/benchmarks/sweep_overhead.py" --reps "$REPS"
 run python_reference "$PY" "$ROOT/benchmarks/python_reference.py" --reps "$REPS"
 
