@@ -54,18 +54,32 @@ def test_duplicate_schemes_and_gpus_are_refused() -> None:
         td.sweep(wl, [make_gpu(), make_gpu()], "cdp")
 
 
-def test_label_names_swept_scheme_parameters() -> None:
+def test_variant_names_swept_scheme_parameters_and_plots_split_by_them() -> None:
     df = td.sweep(
         W.chain(2, cost=10),
         make_gpu(),
         ["dataflow_ideal", "deplinks"],
-        grid={"policy": ["lrr", "fifo"]},
+        grid={"policy": ["lrr", "fifo"], "sms": [1, 2]},
     )
-    assert list(df["label"]) == [
+    assert list(df["label"].unique()) == ["dataflow_ideal", "deplinks"]  # the scheme as given
+    assert list(df["variant"].unique()) == [
         "dataflow_ideal(policy=lrr)",
         "dataflow_ideal(policy=fifo)",
         "deplinks",
     ]
+    assert df.attrs["scheme_axes"] == ["policy"]
+    # A line per label and policy: the two policies are never averaged together.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = td.plot.line(df, x="sms", y="makespan_us")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "dataflow_ideal policy=lrr",
+        "dataflow_ideal policy=fifo",
+        "deplinks",
+    ]
+    ax = td.plot.line(df, x="policy", y="makespan_us")  # the x axis is not split again
+    assert len(ax.get_lines()) == 2
 
 
 def test_time_beyond_2_62_cycles_is_a_simulation_error() -> None:

@@ -20,6 +20,24 @@ from tbdse.results import column, units
 __all__ = ["axis_label", "bar", "heatmap", "line"]
 
 
+def _hue(df: pd.DataFrame, hue: str | None, x: str) -> tuple[pd.DataFrame, str | None]:
+    """The column to split lines or bars by.  'auto': the scheme label, plus the
+    swept scheme parameters other than the one on the x axis (a sweep's frame
+    names them in ``attrs['scheme_axes']``), so different configurations are
+    never averaged together."""
+    if hue != "auto":
+        return df, column(df, hue) if hue else None
+    if "label" not in df.columns:
+        return df, None
+    axes = [a for a in df.attrs.get("scheme_axes", []) if a != x and a in df.columns]
+    if not axes:
+        return df, "label"
+    parts = df["label"].astype(str)
+    for a in axes:
+        parts = parts + np.where(df[a].isna(), "", f" {a}=" + df[a].astype(str))
+    return df.assign(_hue=parts), "_hue"
+
+
 def axis_label(name: str) -> str:
     """'makespan_us' -> 'makespan_us (us)'; columns without a unit stay as they are."""
     unit = units().get(name)
@@ -42,7 +60,7 @@ def line(
     df: pd.DataFrame,
     x: str,
     y: str = "makespan_us",
-    hue: str | None = "label",
+    hue: str | None = "auto",
     *,
     spread: str = "minmax",
     ax: Axes | None = None,
@@ -52,12 +70,14 @@ def line(
 ) -> Axes:
     """``y`` against ``x``, one line per ``hue`` value (mean over the rows at each x).
 
-    ``spread`` shades the replicate spread at each point: 'minmax', 'std' or 'none'.
+    ``hue='auto'`` draws a line per scheme label and value of every other swept
+    scheme parameter.  ``spread`` shades the replicate spread at each point:
+    'minmax', 'std' or 'none'.
     """
     if spread not in ("minmax", "std", "none"):
         raise ConfigError(f"spread must be 'minmax', 'std' or 'none'; got {spread!r}")
     xc, yc = column(df, x), column(df, y)
-    hc = column(df, hue) if hue else None
+    df, hc = _hue(df, hue, xc)
     _numeric(df, yc)
     ax = _axes(ax)
     groups = df.groupby(hc, sort=False, dropna=False) if hc else [(None, df)]
@@ -79,7 +99,7 @@ def line(
     if logy:
         ax.set_yscale("log")
     if hc:
-        ax.legend(title=hc, fontsize="small")
+        ax.legend(title=None if hc == "_hue" else hc, fontsize="small")
     ax.grid(True, alpha=0.3)
     ax.set_title(title or f"{yc} vs {xc}")
     return ax
@@ -134,7 +154,7 @@ def bar(
     df: pd.DataFrame,
     x: str,
     y: str = "speedup",
-    hue: str | None = "label",
+    hue: str | None = "auto",
     *,
     ax: Axes | None = None,
     logy: bool = False,
@@ -142,7 +162,7 @@ def bar(
 ) -> Axes:
     """Grouped bars: mean ``y`` per ``x`` category, one bar per ``hue``, min-max whiskers."""
     xc, yc = column(df, x), column(df, y)
-    hc = column(df, hue) if hue else None
+    df, hc = _hue(df, hue, xc)
     _numeric(df, yc)
     keys: list[Any] = [xc] + ([hc] if hc else [])
     stats = df.groupby(keys, sort=False)[yc].agg(["mean", "min", "max"])
@@ -155,8 +175,9 @@ def bar(
         for c in categories:
             row = stats.loc[(c, s) if hc else c] if ((c, s) if hc else c) in stats.index else None
             means.append(np.nan if row is None else row["mean"])
-            lows.append(0 if row is None else row["mean"] - row["min"])
-            highs.append(0 if row is None else row["max"] - row["mean"])
+            # max(0, ...): rounding can put a mean of equal values a hair outside them
+            lows.append(0 if row is None else max(0.0, row["mean"] - row["min"]))
+            highs.append(0 if row is None else max(0.0, row["max"] - row["mean"]))
         pos = np.arange(len(categories)) - 0.4 + width * (k + 0.5)
         ax.bar(
             pos, means, width, yerr=[lows, highs], capsize=2, label=None if s is None else str(s)
@@ -171,7 +192,7 @@ def bar(
     if logy:
         ax.set_yscale("log")
     if hc:
-        ax.legend(title=hc, fontsize="small")
+        ax.legend(title=None if hc == "_hue" else hc, fontsize="small")
     ax.grid(True, axis="y", alpha=0.3)
     ax.set_title(title or f"{yc} by {xc}")
     return ax

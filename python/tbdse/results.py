@@ -98,7 +98,7 @@ def _param_columns(plan: Plan, rows: np.ndarray) -> dict[str, Any]:
 
 
 def _labels(plan: Plan, rows: np.ndarray) -> np.ndarray:
-    """Each row's scheme label, naming the values of swept scheme parameters."""
+    """Each row's scheme label naming the values of swept scheme parameters (``variant``)."""
     axes = plan.axes
     out = np.empty(len(rows), dtype=object)
     scheme_of = plan.scheme_of[rows]
@@ -182,7 +182,8 @@ def build_frame(
     gpu_overrides = {k.name: v for k, v in plan.overrides if k.target == "gpu"}
     data: dict[str, Any] = {
         "scheme": np.array([s.name for s in plan.schemes], dtype=object)[plan.scheme_of[rows]],
-        "label": _labels(plan, rows),
+        "label": np.array([s.label() for s in plan.schemes], dtype=object)[plan.scheme_of[rows]],
+        "variant": _labels(plan, rows),
     }
     data.update(_workload_columns(plan, rows, cost_overrides))
     data["gpu"] = np.array([g.name for g in plan.gpus], dtype=object)[plan.gpu_of[rows]]
@@ -207,7 +208,10 @@ def build_frame(
         data["error"] = np.array([errors[int(i)] for i in rows], dtype=object)
     data["config_hash"] = np.array([f"{int(h):016x}" for h in hashes[rows]], dtype=object)
     data["tbdse_version"] = tbdse.__version__
-    return pd.DataFrame(data)
+    frame = pd.DataFrame(data)
+    # Which scheme parameters the sweep varied: plots split lines by them.
+    frame.attrs["scheme_axes"] = [plan.axes.keys[j].name for j in plan.axes.columns("scheme")]
+    return frame
 
 
 class Result:
