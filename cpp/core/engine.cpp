@@ -205,7 +205,10 @@ void Engine::throw_deadlock(const Scheme& scheme, const std::string& why) const 
 
   std::string message = "deadlock at cycle " + std::to_string(now_) + " (" + why + "): " +
                         std::to_string(n - finished_) + " of " + std::to_string(n) +
-                        " tasks can never finish. Stuck:";
+                        " tasks can never finish.";
+  if (const std::string cause = scheme.deadlock_cause(*this); !cause.empty())
+    message += " Cause: " + cause + ".";
+  message += " Stuck:";
   const std::size_t shown = std::min<std::size_t>(stuck.size(), 5);
   for (std::size_t i = 0; i < shown; ++i) {
     const TaskId t = stuck[i];

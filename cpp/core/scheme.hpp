@@ -36,6 +36,9 @@ class Scheme {
   virtual void dispatch(Engine& engine) = 0;
   // For deadlock reports: why unfinished task t cannot make progress ("" = engine's default).
   virtual std::string stuck_reason(const Engine& /*engine*/, TaskId /*t*/) const { return {}; }
+  // For deadlock reports: the root cause when the scheme knows it, said before
+  // the per-task reasons ("" = none).
+  virtual std::string deadlock_cause(const Engine& /*engine*/) const { return {}; }
   // Scheme-specific statistics, in the order of SchemeInfo::stats.
   virtual void write_stats(const Engine& /*engine*/, std::span<double> /*out*/) const {}
 };

@@ -1,5 +1,7 @@
 #include "models/baselines/dataflow_ideal.hpp"
 
+#include "models/common/issue.hpp"
+
 namespace tbdse {
 
 const ParamTable<DataflowIdealParams>& DataflowIdealParams::params() {
@@ -54,15 +56,7 @@ void DataflowIdealScheme::on_task_finished(Engine& engine, TaskId t) {
 }
 
 void DataflowIdealScheme::dispatch(Engine& engine) {
-  const TaskGraph& g = engine.graph();
-  while (!ready_.empty()) {
-    const TaskId t = ready_.front();
-    // The smallest ready id has the lowest ready level: if it may not start, none may.
-    if (level_bound_ > 0 && !running_.allows(g.level(t), level_bound_)) break;
-    if (!engine.issue_round_robin(t)) break;
-    ready_.pop();
-    running_.add(g.level(t));
-  }
+  issue_ready(engine, ready_, running_, level_bound_, [](TaskId) {});
 }
 
 void DataflowIdealScheme::write_stats(const Engine& /*engine*/, std::span<double> out) const {

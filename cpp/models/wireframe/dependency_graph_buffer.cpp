@@ -36,6 +36,23 @@ DependencyGraphBuffer::DependencyGraphBuffer(const TaskGraph& graph, const DgbSi
   if (graph.edge_count() > 0 && bounded(sizes.node_buffer) && sizes.node_buffer < 2)
     throw ConfigError("wireframe: node_buffer must hold at least 2 nodes when tasks have "
                       "children: the newest loaded node may not issue until another is loaded");
+  // Without prefetch the loader waits until the node array has room for a
+  // whole chunk; the newest node before a chunk boundary stays loaded (the
+  // head-pointer rule) until that chunk arrives, so room for it plus the next
+  // chunk is needed.
+  if (!sizes.prefetch && bounded(sizes.node_buffer)) {
+    for (std::int64_t first = chunk; first < n; first += chunk) {
+      const auto held = static_cast<TaskId>(first - 1);
+      const std::int64_t next = std::min<std::int64_t>(chunk, n - first);
+      if (graph.child_count(held) > 0 && 1 + next > sizes.node_buffer)
+        throw ConfigError(
+            "wireframe: with prefetch false, node_buffer (" + std::to_string(sizes.node_buffer) +
+            " entries) must hold the chunk of " + std::to_string(next) + " nodes after " +
+            task_name(graph, held) + " while that task, the newest loaded and with children, "
+            "waits for it (the head-pointer rule): node_buffer >= " + std::to_string(1 + next) +
+            " needed, or prefetch true, or a smaller chunk_bytes");
+    }
+  }
   if (bounded(sizes.edge_buffer)) {
     for (TaskId t = 0; t < n; ++t) {
       const std::int64_t c = graph.child_count(t);
@@ -57,29 +74,52 @@ DependencyGraphBuffer::DependencyGraphBuffer(const TaskGraph& graph, const DgbSi
   }
 }
 
-bool DependencyGraphBuffer::next_fetch(Fetch& fetch) {
+DependencyGraphBuffer::FetchBlock DependencyGraphBuffer::fetch_block() const {
   const std::int32_t n = graph_.size();
-  if (fetched_ >= n) return false;
-  const TaskId end = std::min<TaskId>(n, fetched_ + sizes_.chunk_nodes);
-  const std::int64_t size = end - fetched_;
+  if (fetched_ >= n) return FetchBlock::AllFetched;
+  const std::int64_t size = std::min<std::int64_t>(n - fetched_, sizes_.chunk_nodes);
   const std::int64_t pending = fetched_ - head_;  // waiting in the insertion buffer or in flight
-  if (bounded(sizes_.insertion_buffer) && pending + size > sizes_.insertion_buffer) return false;
+  if (bounded(sizes_.insertion_buffer) && pending + size > sizes_.insertion_buffer)
+    return FetchBlock::InsertionBufferFull;
   if (!sizes_.prefetch && bounded(sizes_.node_buffer) &&
       (head_ - tail_) + pending + size > sizes_.node_buffer)
-    return false;
+    return FetchBlock::NodeArrayFull;
+  return FetchBlock::None;
+}
+
+std::string DependencyGraphBuffer::describe(FetchBlock block) const {
+  const std::string on_the_way = std::to_string(fetched_ - head_) + " waiting or in flight";
+  switch (block) {
+    case FetchBlock::None: return "the next chunk may be requested";
+    case FetchBlock::AllFetched: return "every node is fetched";
+    case FetchBlock::InsertionBufferFull:
+      return "the insertion buffer has no room for the next chunk (insertion_buffer " +
+             std::to_string(sizes_.insertion_buffer) + " nodes, " + on_the_way + ")";
+    case FetchBlock::NodeArrayFull:
+      return "without prefetch the next chunk waits for room in the node array (node_buffer " +
+             std::to_string(sizes_.node_buffer) + ", " + std::to_string(head_ - tail_) +
+             " held, " + on_the_way + ")";
+  }
+  return "";
+}
+
+bool DependencyGraphBuffer::next_fetch(Fetch& fetch) {
+  if (fetch_block() != FetchBlock::None) return false;
+  const TaskId end = std::min<TaskId>(graph_.size(), fetched_ + sizes_.chunk_nodes);
   std::int64_t edges = 0;
   for (TaskId t = fetched_; t < end; ++t) edges += graph_.child_count(t);
   fetch.first = fetched_;
   fetch.end = end;
   fetch.requests = 1 + (edges * sizes_.edge_entry_bytes + sizes_.chunk_bytes - 1) / sizes_.chunk_bytes;
   fetched_ = end;
+  chunk_ends_.push_back(end);
   return true;
 }
 
-void DependencyGraphBuffer::arrive(const Fetch& fetch) {
-  // Fetches complete in the order they were issued (equal latency).
-  if (fetch.first != arrived_) throw SimulationError("internal: wireframe chunks arrived out of order");
-  arrived_ = fetch.end;
+void DependencyGraphBuffer::arrive() {
+  if (chunk_ends_.empty()) throw SimulationError("internal: wireframe chunk arrived unrequested");
+  arrived_ = chunk_ends_.front();
+  chunk_ends_.pop_front();
 }
 
 bool DependencyGraphBuffer::node_fits() const {
@@ -123,6 +163,7 @@ bool DependencyGraphBuffer::complete(TaskId t, std::vector<TaskId>& became_ready
       ++pub_used_;
     }
   }
+  pub_peak_ = std::max(pub_peak_, pub_used_);
   done_[t] = 1;
   while (tail_ < head_ && done_[tail_] != 0) edges_used_ -= graph_.child_count(tail_++);
   return true;
@@ -131,16 +172,16 @@ bool DependencyGraphBuffer::complete(TaskId t, std::vector<TaskId>& became_ready
 std::string DependencyGraphBuffer::explain(TaskId t) const {
   const auto buffer_state = [&] {
     return "node_buffer holds " + std::to_string(head_ - tail_) + " nodes from " +
-           task_name(graph_, tail_) + ", edge_buffer " + std::to_string(edges_used_) +
+           task_name(graph_, tail_) + " (the oldest not yet completed), edge_buffer " + std::to_string(edges_used_) +
            " entries, pending_updates " + std::to_string(pub_used_) + " entries";
   };
-  if (t >= fetched_) return "not fetched yet (" + buffer_state() + ")";
+  if (t >= fetched_) return "not fetched yet: " + describe(fetch_block()) + " (" + buffer_state() + ")";
   if (t >= arrived_) return "being fetched";
   if (t >= head_) {
     if (t != head_) return "in the insertion buffer behind " + task_name(graph_, head_);
     if (!node_fits())
       return "in the insertion buffer: the Local Node Array is full (node_buffer " +
-             std::to_string(sizes_.node_buffer) + ", oldest unfinished " +
+             std::to_string(sizes_.node_buffer) + ", oldest not yet completed " +
              task_name(graph_, tail_) + ")";
     return "in the insertion buffer: its " + std::to_string(graph_.child_count(t)) +
            " edges do not fit the Local Edge Array (edge_buffer " +

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,8 @@ struct DgbSizes {
 class DependencyGraphBuffer {
  public:
   // Throws ConfigError when the sizes can never hold this graph (a node with
-  // more children than the edge array, ...), naming the node and the buffer.
+  // more children than the edge array, a chunk that could never be fetched
+  // without prefetch, ...), naming the node and the buffer.
   DependencyGraphBuffer(const TaskGraph& graph, const DgbSizes& sizes);
 
   struct Fetch {
@@ -63,8 +65,10 @@ class DependencyGraphBuffer {
   // The next chunk to request, if the buffers have room for it (call until
   // it returns false); the chunk counts as in flight until arrive().
   bool next_fetch(Fetch& fetch);
-  // A fetched chunk arrived: its nodes join the insertion buffer.
-  void arrive(const Fetch& fetch);
+  // The oldest chunk in flight arrived (all fetches take the same latency, so
+  // they arrive in the order they were issued): its nodes join the insertion
+  // buffer.
+  void arrive();
 
   // Moves waiting nodes from the insertion buffer into the node/edge arrays
   // while they fit, applying their pending updates; appends the nodes that
@@ -85,6 +89,9 @@ class DependencyGraphBuffer {
   bool finished(TaskId t) const { return done_[t] != 0; }
   std::int32_t open_parents(TaskId t) const { return remaining_[t]; }
   std::int64_t pending_updates() const { return pub_used_; }
+  // Most PUB entries in use at once, including entries that a load released
+  // right away: the PUB size that lets every completion go through at once.
+  std::int64_t pending_updates_peak() const { return pub_peak_; }
   std::int32_t pending_updates_for(TaskId t) const { return pub_count_[t]; }
   std::int64_t edges_held() const { return edges_used_; }
   // The newest loaded node, which may not issue while it has children: its
@@ -99,6 +106,10 @@ class DependencyGraphBuffer {
 
  private:
   bool node_fits() const;
+  // What keeps the loader from requesting the next chunk, if anything.
+  enum class FetchBlock { None, AllFetched, InsertionBufferFull, NodeArrayFull };
+  FetchBlock fetch_block() const;
+  std::string describe(FetchBlock block) const;
   bool edges_fit(TaskId t) const;
   std::int64_t unloaded_children(TaskId t) const;
 
@@ -106,7 +117,8 @@ class DependencyGraphBuffer {
   DgbSizes sizes_;
   TaskId tail_ = 0, head_ = 0, arrived_ = 0, fetched_ = 0;
   std::int64_t edges_used_ = 0;
-  std::int64_t pub_used_ = 0;
+  std::int64_t pub_used_ = 0, pub_peak_ = 0;
+  std::deque<TaskId> chunk_ends_;        // chunks in flight, oldest first
   std::vector<std::int32_t> remaining_;  // loaded nodes: parents not yet finished
   std::vector<std::int32_t> pub_count_;  // pending updates waiting for each node
   std::vector<std::uint8_t> done_;       // completion recorded

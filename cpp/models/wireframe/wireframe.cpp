@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "models/common/issue.hpp"
 
 namespace tbdse {
 
@@ -67,10 +68,13 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
 std::vector<StatInfo> WireframeScheme::stats() {
   return {
       {"max_level_range", "levels", "largest spread (max - min level) of the nodes running at once"},
-      {"pub_peak", "entries", "most Pending Update Buffer entries in use at once"},
+      {"pub_peak", "entries",
+       "most Pending Update Buffer entries in use at once: the size that never stalls a completion"},
       {"pub_mean", "entries", "time-average Pending Update Buffer entries in use"},
       {"dgb_stall_cycles", "cycles",
-       "cycles with a free TB slot and a task ready but for the buffer, and nothing issuable"},
+       "cycles with a free TB slot in which the policy would issue a task whose parents have all "
+       "finished, but the buffer does not offer it (not loaded, a completion waiting for PUB "
+       "space, or the head-pointer rule)"},
       {"stalled_completions", "nodes", "completions that had to wait for Pending Update Buffer space"},
       {"chunk_fetches", "fetches", "chunks of nodes fetched from global memory"},
       {"sched_mem_requests", "requests", "memory requests of the scheduler (node and edge entries)"},
@@ -123,10 +127,11 @@ WireframeScheme::WireframeScheme(const WireframeParams& params, const Workload& 
       level_bound_(params.policy == "lvl" ? params.level_bound : 0),
       node_entry_bytes_(params.node_entry_bytes),
       dgb_(*workload.graph, sizes_of(params)),
-      issuable_(static_cast<std::size_t>(workload.graph->size())),
+      issuable_(*workload.graph, IssueOrder::LRR),
       running_(workload.graph->num_levels()),
-      parents_left_(workload.graph->parent_counts().begin(),
-                    workload.graph->parent_counts().end()) {}
+      parents_running_or_waiting_(workload.graph->parent_counts().begin(),
+                                  workload.graph->parent_counts().end()),
+      ready_by_dataflow_(static_cast<std::size_t>(workload.graph->size())) {}
 
 void WireframeScheme::start(Engine& engine) { engine.post(launch_, kLaunched); }
 
@@ -143,7 +148,7 @@ void WireframeScheme::became_ready(Engine& engine, const std::vector<TaskId>& no
     if (dgb_.head_rule_blocks(t)) {
       held_head_ = t;
     } else {
-      issuable_.insert(static_cast<std::uint32_t>(t));
+      issuable_.push(t);
     }
   }
 }
@@ -154,7 +159,7 @@ void WireframeScheme::pump(Engine& engine) {
     progress = dgb_.insert(scratch_);
     // A newer node is loaded: the one kept back by the head-pointer rule may go.
     if (held_head_ >= 0 && !dgb_.head_rule_blocks(held_head_)) {
-      issuable_.insert(static_cast<std::uint32_t>(held_head_));
+      issuable_.push(held_head_);
       held_head_ = -1;
     }
     became_ready(engine, scratch_);
@@ -171,12 +176,10 @@ void WireframeScheme::pump(Engine& engine) {
     }
     DependencyGraphBuffer::Fetch fetch;
     while (dgb_.next_fetch(fetch)) {
-      in_flight_.push_back(fetch);
       engine.post(engine.now() + fetch_latency_, kChunkArrived);
       ++fetches_;
       requests_ += fetch.requests;
     }
-    pub_peak_ = std::max(pub_peak_, dgb_.pending_updates());
   }
 }
 
@@ -184,10 +187,10 @@ void WireframeScheme::on_event(Engine& engine, const Event& event) {
   account(engine.now());
   if (event.kind == kLaunched) {
     const TaskGraph& g = engine.graph();
-    for (TaskId t = 0; t < g.size() && g.level(t) == 0; ++t) ++ready_elsewhere_;
+    for (TaskId t = 0; t < g.size() && g.level(t) == 0; ++t)
+      ready_by_dataflow_.insert(static_cast<std::uint32_t>(t));
   } else {
-    dgb_.arrive(in_flight_.front());
-    in_flight_.pop_front();
+    dgb_.arrive();
   }
   pump(engine);
 }
@@ -197,7 +200,7 @@ void WireframeScheme::on_task_finished(Engine& engine, TaskId t) {
   const TaskGraph& g = engine.graph();
   running_.remove(g.level(t));
   for (const TaskId c : g.children(t))
-    if (--parents_left_[c] == 0) ++ready_elsewhere_;
+    if (--parents_running_or_waiting_[c] == 0) ready_by_dataflow_.insert(static_cast<std::uint32_t>(c));
   scratch_.clear();
   if (dgb_.complete(t, scratch_)) {
     became_ready(engine, scratch_);
@@ -210,17 +213,18 @@ void WireframeScheme::on_task_finished(Engine& engine, TaskId t) {
 
 void WireframeScheme::dispatch(Engine& engine) {
   account(engine.now());
-  const TaskGraph& g = engine.graph();
-  while (!issuable_.empty()) {
-    const auto t = static_cast<TaskId>(issuable_.min());
-    // The smallest ready id has the lowest ready level: if it may not start, none may.
-    if (level_bound_ > 0 && !running_.allows(g.level(t), level_bound_)) break;
-    if (!engine.issue_round_robin(t)) break;
-    issuable_.erase(static_cast<std::uint32_t>(t));
-    running_.add(g.level(t));
-    --ready_elsewhere_;
+  const IssueStop stop = issue_ready(engine, issuable_, running_, level_bound_, [this](TaskId t) {
+    ready_by_dataflow_.erase(static_cast<std::uint32_t>(t));
+  });
+  // A stall the buffer causes: room on an SM, and an unbounded buffer would
+  // offer a task (the lowest ready one, which the policy allows) that this one
+  // does not.
+  stalled_on_buffer_ = false;
+  if (stop != IssueStop::NoRoom && engine.sms().free_slots() > 0 && !ready_by_dataflow_.empty()) {
+    const auto first = static_cast<TaskId>(ready_by_dataflow_.min());
+    stalled_on_buffer_ =
+        level_bound_ == 0 || running_.allows(engine.graph().level(first), level_bound_);
   }
-  stalled_on_buffer_ = engine.sms().free_slots() > 0 && issuable_.empty() && ready_elsewhere_ > 0;
 }
 
 std::string WireframeScheme::stuck_reason(const Engine& engine, TaskId t) const {
@@ -236,13 +240,24 @@ std::string WireframeScheme::stuck_reason(const Engine& engine, TaskId t) const 
   return dgb_.explain(t);
 }
 
+std::string WireframeScheme::deadlock_cause(const Engine& engine) const {
+  if (stalled_.empty()) return {};
+  const TaskGraph& g = engine.graph();
+  return "the completion of task " + std::to_string(g.original_id(stalled_.front())) +
+         " waits for Pending Update Buffer space (" + std::to_string(dgb_.pending_updates()) +
+         " of " + std::to_string(dgb_.sizes().pending_updates) +
+         " entries in use); entries are freed only as nodes are loaded, and loading waits for "
+         "completions to free node-array space: pending_updates is too small for this graph "
+         "and node_buffer";
+}
+
 void WireframeScheme::write_stats(const Engine& engine, std::span<double> out) const {
   const auto now = static_cast<double>(engine.now());
   const double area = pub_area_ + static_cast<double>(dgb_.pending_updates()) *
                                       (now - static_cast<double>(last_));
   const std::int64_t own = workload_.mem_requests();
   out[0] = running_.max_range();
-  out[1] = static_cast<double>(pub_peak_);
+  out[1] = static_cast<double>(dgb_.pending_updates_peak());
   out[2] = now > 0 ? area / now : 0.0;
   out[3] = stall_cycles_;
   out[4] = static_cast<double>(stalled_completions_);

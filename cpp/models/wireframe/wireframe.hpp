@@ -15,6 +15,7 @@
 #include "core/id_set.hpp"
 #include "core/params.hpp"
 #include "core/scheme.hpp"
+#include "models/common/ready_queue.hpp"
 #include "models/common/running_levels.hpp"
 #include "models/wireframe/dependency_graph_buffer.hpp"
 
@@ -59,6 +60,7 @@ class WireframeScheme : public Scheme {
   void on_event(Engine& engine, const Event& event) override;
   void dispatch(Engine& engine) override;
   std::string stuck_reason(const Engine& engine, TaskId t) const override;
+  std::string deadlock_cause(const Engine& engine) const override;
   void write_stats(const Engine& engine, std::span<double> out) const override;
 
   static std::vector<StatInfo> stats();
@@ -80,19 +82,20 @@ class WireframeScheme : public Scheme {
   std::int64_t level_bound_ = 0;  // 0: lrr
   std::int64_t node_entry_bytes_ = 8;
   DependencyGraphBuffer dgb_;
-  std::deque<DependencyGraphBuffer::Fetch> in_flight_;
   std::deque<TaskId> stalled_;    // finished TBs whose completion waits for PUB space
-  IdSet issuable_;                // ready nodes the policy may pick from
+  ReadyQueue issuable_;           // ready in the buffer, in lrr order
   TaskId held_head_ = -1;         // a ready node kept back by the head-pointer rule
   RunningLevels running_;
-  std::vector<std::int32_t> parents_left_;  // by TB completion: would-be readiness
-  std::int64_t ready_elsewhere_ = 0;        // tasks ready but for the buffer, not issued
+  // What an unbounded buffer would have ready: tasks whose parents' TBs have
+  // all finished, not issued yet.  Measures the stalls the buffer causes.
+  std::vector<std::int32_t> parents_running_or_waiting_;
+  IdSet ready_by_dataflow_;
   std::vector<TaskId> scratch_;
   // statistics
   Cycle last_ = 0;
   bool stalled_on_buffer_ = false;
   double stall_cycles_ = 0, pub_area_ = 0;
-  std::int64_t pub_peak_ = 0, fetches_ = 0, requests_ = 0, stalled_completions_ = 0;
+  std::int64_t fetches_ = 0, requests_ = 0, stalled_completions_ = 0;
 };
 
 }  // namespace tbdse

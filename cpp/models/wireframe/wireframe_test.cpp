@@ -51,12 +51,12 @@ TEST_CASE("Fig. 7: the Dependency Graph Buffer walk-through") {
   REQUIRE(dgb.next_fetch(f));
   CHECK((f.first == 0 && f.end == 2));
   CHECK_FALSE(dgb.next_fetch(f));  // insertion buffer full with the chunk in flight
-  dgb.arrive({0, 2, 0});
+  dgb.arrive();
   CHECK(dgb.insert(ready));
   CHECK(ready == std::vector<TaskId>{0});
   REQUIRE(dgb.next_fetch(f));
   CHECK((f.first == 2 && f.end == 4));
-  dgb.arrive(f);
+  dgb.arrive();
   ready.clear();
   CHECK(dgb.insert(ready));
   CHECK(ready.empty());
@@ -101,7 +101,7 @@ TEST_CASE("Fig. 7: the Dependency Graph Buffer walk-through") {
   // (e)-(g) The chunk {4,5} is inserted into entries 0 and 1; the pending
   // updates are applied and removed: node 4 (two updates) and node 5 (one)
   // become ready.  Node 3 is no longer the newest node and may begin.
-  dgb.arrive(f);
+  dgb.arrive();
   ready.clear();
   CHECK(dgb.insert(ready));
   CHECK(ready == std::vector<TaskId>{4, 5});
@@ -125,7 +125,7 @@ TEST_CASE("the Pending Update Buffer holds a completion back when it is full") {
   DependencyGraphBuffer::Fetch f;
   for (int k = 0; k < 2; ++k) {
     REQUIRE(dgb.next_fetch(f));
-    dgb.arrive(f);
+    dgb.arrive();
     dgb.insert(ready);
   }
   CHECK(dgb.complete(0, ready));
