@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import matplotlib
+import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
@@ -75,7 +76,16 @@ def test_run_writes_tables_figure_and_resolved_config(tmp_path: Path) -> None:
     """),
     )
     out = tmp_path / "out"
-    frame = experiment.load(path).run(out, progress=False, echo=lambda _: None)
+    # Figures are drawn off pyplot: the caller's backend (say a notebook's,
+    # here svg) and open figures are left alone.
+    previous = matplotlib.get_backend()
+    matplotlib.use("svg")
+    try:
+        figures_before = plt.get_fignums()
+        frame = experiment.load(path).run(out, progress=False, echo=lambda _: None)
+        assert (matplotlib.get_backend(), plt.get_fignums()) == ("svg", figures_before)
+    finally:
+        matplotlib.use(previous)
     # 2 schemes x 2 values of sms x 2 replicates
     assert len(frame) == 8
     for name in (

@@ -57,6 +57,22 @@ def test_the_head_pointer_rule_and_a_one_node_loader() -> None:
     assert list(tl["ready"]) == [100, 210, 310]
 
 
+def test_level_range_over_time() -> None:
+    # Tasks 0 (10 cycles) and 1 (30) at level 0; task 2 (10), child of 0, at
+    # level 1; one SM with two slots, no launch cost.  Both roots start at 0;
+    # at 10 task 0 ends and 2 starts (levels 0 and 1 run: range 1); at 20
+    # task 2 ends; at 30 nothing runs.
+    wl = W.from_edges([(0, 2)], 3, cost=td.cost.array([10, 30, 10]))
+    r = td.simulate(wl, make_gpu(1, 2), td.Scheme("dataflow_ideal"), timeline=True)
+    lr = r.level_range()
+    assert list(lr["cycle"]) == [0, 10, 20, 30]
+    assert list(lr["running"]) == [2, 2, 1, 0]
+    assert list(lr["level_range"].fillna(-1)) == [0, 1, 0, -1]
+    assert lr["level_range"].max() == r.stats["max_level_range"] == 1
+    with pytest.raises(td.ConfigError, match="timeline=True"):
+        td.simulate(wl, make_gpu(1, 2), td.Scheme("dataflow_ideal")).level_range()
+
+
 def test_storage_by_the_papers_formula() -> None:
     # §5.4: 128 node entries x 8 B + 512 edge entries x 2 B + 32 PUB entries
     # and a 128 B insertion buffer = 2304 B.
@@ -282,9 +298,11 @@ def test_runs_finish_or_deadlock_and_keep_every_invariant(
         sized = td.simulate(wl, gpu, scheme.replace(pending_updates=int(r.stats["pub_peak"])))
         assert sized.makespan_cycles == r.makespan_cycles
         assert sized.stats["stalled_completions"] == 0
+    # The level range over time agrees with the statistic and, under LVL, the bound.
+    assert r.level_range()["level_range"].max() == r.stats["max_level_range"]
     if policy == "lvl":
         assert r.stats["max_level_range"] < bound
-        for _, row in tl.iterrows():  # checked from the timeline as well
+        for _, row in tl.iterrows():  # checked from the timeline itself as well
             running = tl[(tl["start"] <= row["start"]) & (tl["end"] > row["start"])]
             assert running["level"].max() - running["level"].min() < bound
     # A bounded number of events: each task's finish plus the chunk arrivals and the launch.

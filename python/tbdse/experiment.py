@@ -179,20 +179,19 @@ class Experiment:
                 frame.to_csv(path, index=False)
             written.append(path)
         if self.plots:
-            import matplotlib
-
-            matplotlib.use("Agg", force=False)
-            import matplotlib.pyplot as plt
+            # Figures outside pyplot: no GUI backend needed, and the caller's
+            # backend (a notebook's inline one) is left alone.
+            from matplotlib.figure import Figure
 
             from tbdse import plot
 
             for spec in self.plots:
                 draw: Callable[..., Any] = getattr(plot, spec.kind)
-                ax = draw(spec.rows(frame), **spec.options)
+                figure = Figure(figsize=(6.4, 4.2))
+                draw(spec.rows(frame), ax=figure.subplots(), **spec.options)
                 path = out / spec.file
                 path.parent.mkdir(parents=True, exist_ok=True)
-                ax.figure.savefig(path, dpi=120, bbox_inches="tight")
-                plt.close(ax.figure)
+                figure.savefig(path, dpi=120, bbox_inches="tight")
                 written.append(path)
         return written
 

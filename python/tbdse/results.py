@@ -298,6 +298,43 @@ class Result:
         frame["duration"] = frame["end"] - frame["start"]
         return frame.sort_values(["start", "task"], kind="stable").reset_index(drop=True)
 
+    def level_range(self) -> pd.DataFrame:
+        """Levels of the running thread blocks over time (Wireframe Fig. 10).
+
+        One row per cycle at which the set of running TBs changes, valid until
+        the next row: ``cycle``, ``running`` (TBs), ``min_level``, ``max_level``
+        and ``level_range`` (max - min; NaN while nothing runs).  Completions
+        at a cycle count before the starts at that cycle, as in the engine, so
+        the column's maximum is the ``max_level_range`` statistic.  Needs
+        ``simulate(..., timeline=True)``."""
+        tl = self.timeline()
+        tl = tl[tl["end"] > tl["start"]]  # a zero-length TB never overlaps another
+        cycles = np.concatenate([tl["end"].to_numpy(), tl["start"].to_numpy()])
+        steps = np.concatenate([np.full(len(tl), -1), np.full(len(tl), 1)])
+        levels = np.concatenate([tl["level"].to_numpy(), tl["level"].to_numpy()])
+        order = np.lexsort((steps, cycles))  # by cycle, completions first
+        cycle_of = cycles[order].tolist()
+        step_of, level_of = steps[order].tolist(), levels[order].tolist()
+        count = [0] * (max(level_of, default=0) + 1)  # running TBs per level
+        rows: list[tuple[int, int, float, float]] = []
+        running, low, high = 0, 0, 0
+        for i, (cycle, step, level) in enumerate(zip(cycle_of, step_of, level_of, strict=True)):
+            count[level] += step
+            running += step
+            if step > 0:
+                low, high = (level, level) if running == 1 else (min(low, level), max(high, level))
+            elif running > 0:
+                while count[low] == 0:
+                    low += 1
+                while count[high] == 0:
+                    high -= 1
+            if i + 1 == len(cycle_of) or cycle_of[i + 1] != cycle:  # the cycle's last change
+                bounds = (float(low), float(high)) if running else (np.nan, np.nan)
+                rows.append((cycle, running, *bounds))
+        frame = pd.DataFrame(rows, columns=["cycle", "running", "min_level", "max_level"])
+        frame["level_range"] = frame["max_level"] - frame["min_level"]
+        return frame
+
     def __repr__(self) -> str:
         return (
             f"Result({self.scheme.label()} on {self.workload.name}, {self.gpu.name}: "
