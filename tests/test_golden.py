@@ -17,13 +17,26 @@ from conftest import make_gpu
 import tbdse as td
 
 SCHEMES = ["global_barrier", "cdp", "deplinks", "dataflow_ideal"]
-TIMELINE_COLUMNS = ["task", "kernel", "level", "sm", "slot", "ready", "start", "end", "duration"]
+TIMELINE_COLUMNS = [
+    "task",
+    "kernel",
+    "level",
+    "sm",
+    "slot",
+    "deps_met",
+    "ready",
+    "start",
+    "end",
+    "duration",
+]
 
 
 def test_every_builtin_scheme_is_covered() -> None:
     # The golden tables below name every baseline; each other scheme has its own
-    # golden file (wireframe: test_wireframe.py).
-    assert sorted(td.schemes.names()) == sorted([*SCHEMES, "wireframe"])
+    # golden file (wireframe: test_wireframe.py; blockmaestro and its baselines:
+    # test_blockmaestro.py).
+    others = ["wireframe", "baseline", "ideal_baseline", "prelaunch", "blockmaestro"]
+    assert sorted(td.schemes.names()) == sorted([*SCHEMES, *others])
 
 
 # --------------------------------------------------------------------------- chains
@@ -314,7 +327,7 @@ def test_timeline_columns_and_values() -> None:
     tl = r.timeline()
     assert list(tl.columns) == TIMELINE_COLUMNS
     assert len(tl) == 6
-    for col in ("task", "level", "sm", "slot", "ready", "start", "end", "duration"):
+    for col in ("task", "level", "sm", "slot", "deps_met", "ready", "start", "end", "duration"):
         assert tl[col].dtype == np.int64, col
     # Sorted by start time, then task id.
     assert list(tl.sort_values(["start", "task"]).index) == list(tl.index)

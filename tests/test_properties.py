@@ -132,7 +132,7 @@ def check_run(scheme: str, sc: dict) -> None:
     assert tl["slot"].between(0, gpu.tb_slots - 1).all()
 
     # Nothing starts before its first kernel launch can have happened.
-    first_launch = round(gpu.host_launch_us * gpu.clock_mhz)
+    first_launch = 0 if scheme == "ideal_baseline" else round(gpu.host_launch_us * gpu.clock_mhz)
     if scheme == "cdp":
         first_launch += round(gpu.device_launch_us * gpu.clock_mhz)
     assert tl["start"].min() >= first_launch
@@ -196,13 +196,13 @@ def check_run(scheme: str, sc: dict) -> None:
     assert r.makespan_us == pytest.approx(r.makespan_cycles / gpu.clock_mhz)
 
     # Barrier baselines: a launch group (level) starts only after the previous one ended.
-    if scheme in ("global_barrier", "cdp", "deplinks"):
+    if scheme in ("global_barrier", "cdp", "deplinks", "baseline", "ideal_baseline", "prelaunch"):
         by_level = tl.groupby("level")
         starts, ends = by_level["start"].min(), by_level["end"].max()
         for level in range(1, len(starts)):
             assert starts[level] >= ends[level - 1]
         host = round(gpu.host_launch_us * gpu.clock_mhz)
-        if scheme == "global_barrier":  # a host launch before every level
+        if scheme in ("global_barrier", "baseline"):  # a host launch before every level
             assert r.makespan_cycles >= sum(host + int(c) for c in by_level["duration"].max())
 
 

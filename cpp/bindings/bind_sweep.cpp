@@ -108,6 +108,7 @@ class PySweep {
       tl["ready"] = to_numpy(std::move(t.ready));
       tl["start"] = to_numpy(std::move(t.start));
       tl["end"] = to_numpy(std::move(t.end));
+      tl["deps_met"] = to_numpy(std::move(t.deps_met));
       d["timeline"] = tl;
     } else {
       d["timeline"] = py::none();

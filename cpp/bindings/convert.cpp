@@ -31,13 +31,14 @@ CostModel make_cost(const CostTuple& spec) {
 }
 
 WorkloadPtr make_workload(const WorkloadTuple& spec) {
-  const auto& [name, graph, kernels] = spec;
+  const auto& [name, graph, kernels, application] = spec;
   if (!graph) throw ConfigError("workload '" + name + "' has no task graph");
   auto w = std::make_shared<Workload>();
   w->name = name;
   w->graph = graph;
   for (const auto& [kname, threads, regs, smem, requests] : kernels)
     w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests});
+  if (application) w->application = *application;
   return w;
 }
 

@@ -45,7 +45,7 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
     const auto n = static_cast<std::size_t>(graph_.size());
     timeline_ = Timeline{std::vector<SmId>(n, -1), std::vector<std::int32_t>(n, -1),
                          std::vector<Cycle>(n, -1), std::vector<Cycle>(n, -1),
-                         std::vector<Cycle>(n, -1)};
+                         std::vector<Cycle>(n, -1), std::vector<Cycle>(n, -1)};
   }
 }
 
@@ -152,7 +152,7 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
   if (finished_ != n) throw_deadlock(scheme, "nothing is left to happen");
 
   RunOutput out;
-  out.makespan = last_finish_;
+  out.makespan = std::max(last_finish_, scheme.end_time(*this));
   out.tb_cycles = tb_cycles_;
   out.busy_sm_cycles = busy_sm_cycles_;
   out.critical_path = graph_.critical_path(cost_);
@@ -162,12 +162,15 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
   out.scheme_stats.assign(stat_count, 0.0);
   scheme.write_stats(*this, out.scheme_stats);
   if (timeline_) {  // rows by input task id
-    const Timeline& tl = *timeline_;
+    Timeline& tl = *timeline_;
+    for (std::size_t t = 0; t < tl.deps_met.size(); ++t)
+      if (tl.deps_met[t] < 0) tl.deps_met[t] = tl.ready[t];
     out.timeline = Timeline{graph_.in_original_order<SmId>(tl.sm),
                             graph_.in_original_order<std::int32_t>(tl.slot),
                             graph_.in_original_order<Cycle>(tl.ready),
                             graph_.in_original_order<Cycle>(tl.start),
-                            graph_.in_original_order<Cycle>(tl.end)};
+                            graph_.in_original_order<Cycle>(tl.end),
+                            graph_.in_original_order<Cycle>(tl.deps_met)};
   }
   return out;
 }

@@ -40,6 +40,10 @@ struct Timeline {
   std::vector<SmId> sm;
   std::vector<std::int32_t> slot;
   std::vector<Cycle> ready, start, end;
+  // When the task's data dependencies were met, for schemes that tell this
+  // apart from "ready" (a TB whose inputs exist but whose kernel is not
+  // launched yet); equal to ready otherwise.
+  std::vector<Cycle> deps_met;
 };
 
 struct RunOutput {
@@ -84,6 +88,12 @@ class Engine {
     if (state_[t] != TaskState::WAITING) bad_transition(t, "marked ready");
     state_[t] = TaskState::READY;
     if (timeline_) timeline_->ready[t] = now_;
+  }
+
+  // Records when t's data dependencies were met (<= now), for schemes where
+  // that precedes being ready; the timeline's deps_met column.
+  void note_dependencies_met(TaskId t, Cycle when) {
+    if (timeline_) timeline_->deps_met[t] = when;
   }
 
   // Round-robin SM choice (Wireframe §4.3 "LRR"): the first SM at or after the

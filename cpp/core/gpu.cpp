@@ -35,6 +35,16 @@ const ParamTable<GpuConfig>& GpuConfig::params() {
           {.name = "mem_latency", .unit = "cycles",
            .doc = "latency of one scheduler-side memory fetch (DGB chunk, dependency list entry)",
            .paper_ref = "MODELS.md §1", .min_value = 0, .max_value = 1e9});
+    t.add(&GpuConfig::copy_gbps,
+          {.name = "copy_gbps", .unit = "GB/s",
+           .doc = "host<->device copy bandwidth (memcpy commands of an application)",
+           .paper_ref = "tbdse assumption (PCIe)", .min_value = 1e-6, .max_value = 1e6});
+    t.add(&GpuConfig::copy_latency_us,
+          {.name = "copy_latency_us", .unit = "us", .doc = "fixed cost of one host<->device copy",
+           .paper_ref = "tbdse assumption", .min_value = 0, .max_value = 1e9});
+    t.add(&GpuConfig::malloc_us,
+          {.name = "malloc_us", .unit = "us", .doc = "one device memory allocation (host-side)",
+           .paper_ref = "tbdse assumption", .min_value = 0, .max_value = 1e9});
     return t;
   }();
   return table;
@@ -61,7 +71,11 @@ const std::vector<Preset>& presets() {
       // of tens of microseconds on GPUs of that era.
       {"gtx480", GpuConfig{.name = "gtx480", .sms = 15, .tb_slots = 8, .threads_per_sm = 1536,
                            .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
-                           .host_launch_us = 30.0, .device_launch_us = 20.0, .mem_latency = 400}},
+                           .host_launch_us = 30.0, .device_launch_us = 20.0, .mem_latency = 400,
+                           .copy_gbps = 6.0}},
+      // Host<->device copies: PCIe 2.0 x16 (gtx480) / 3.0 x16 (Pascal) / 5.0 x16
+      // (Hopper) at about 75% of the link rate, 5 us per copy and per
+      // allocation: tbdse's assumptions, the papers give none.
       // Pascal GP102 (BlockMaestro §IV: 28 SMs x 32 TBs, 5 us launch, 3 us CDP).
       {"titanx_pascal",
        GpuConfig{.name = "titanx_pascal", .sms = 28, .tb_slots = 32, .threads_per_sm = 2048,
@@ -74,10 +88,12 @@ const std::vector<Preset>& presets() {
       // Hopper GH100 SXM, boost clock.
       {"h100", GpuConfig{.name = "h100", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
-                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600}},
+                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600,
+                         .copy_gbps = 48.0}},
       {"h200", GpuConfig{.name = "h200", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
-                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600}},
+                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600,
+                         .copy_gbps = 48.0}},
   };
   return list;
 }

@@ -25,6 +25,9 @@ struct GpuConfig {
   double host_launch_us = 30.0;          // host-side kernel launch overhead
   double device_launch_us = 3.0;         // device-side (CDP) kernel launch overhead
   std::int64_t mem_latency = 400;        // cycles for one scheduler-side memory fetch
+  double copy_gbps = 12.0;               // host<->device copy bandwidth, GB/s (1e9 bytes/s)
+  double copy_latency_us = 5.0;          // fixed cost of one host<->device copy
+  double malloc_us = 5.0;                // one device allocation (cudaMalloc), host-side
 
   static const ParamTable<GpuConfig>& params();
 

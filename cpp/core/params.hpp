@@ -11,7 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
+#include <functional>
+#include <type_traits>
 #include <vector>
 
 #include "errors.hpp"
@@ -49,22 +50,40 @@ void check_param_value(const ParamInfo& info, double value, std::string_view own
 std::size_t find_param(const std::vector<ParamInfo>& infos, std::string_view name,
                        std::string_view owner);
 
+// A value as the encoded double, and back (see the comment at the top).
+inline double encode_value(const std::int64_t& v, const ParamInfo&) {
+  return v == kUnbounded ? kUnboundedValue : static_cast<double>(v);
+}
+inline double encode_value(const double& v, const ParamInfo&) { return v; }
+inline double encode_value(const bool& v, const ParamInfo&) { return v ? 1.0 : 0.0; }
+inline double encode_value(const std::string& v, const ParamInfo& info) {
+  for (std::size_t c = 0; c < info.choices.size(); ++c)
+    if (info.choices[c] == v) return static_cast<double>(c);
+  return -1.0;
+}
+inline void decode_value(std::int64_t& v, const ParamInfo&, double value) {
+  v = value == kUnboundedValue ? kUnbounded : static_cast<std::int64_t>(value);
+}
+inline void decode_value(double& v, const ParamInfo&, double value) { v = value; }
+inline void decode_value(bool& v, const ParamInfo&, double value) { v = value != 0.0; }
+inline void decode_value(std::string& v, const ParamInfo& info, double value) {
+  v = info.choices[static_cast<std::size_t>(value)];
+}
+
 template <class P>
 class ParamTable {
  public:
-  using Member = std::variant<std::int64_t P::*, double P::*, bool P::*, std::string P::*>;
-
-  ParamTable& add(Member member, ParamInfo info) {
-    info.kind = std::visit(
-        [&](auto m) -> ParamKind {
-          using T = std::remove_reference_t<decltype(P{}.*m)>;
-          if constexpr (std::is_same_v<T, std::int64_t>) return ParamKind::INT;
-          if constexpr (std::is_same_v<T, double>) return ParamKind::FLOAT;
-          if constexpr (std::is_same_v<T, bool>) return ParamKind::BOOL;
-          if constexpr (std::is_same_v<T, std::string>) return ParamKind::CHOICE;
-        },
-        member);
-    members_.push_back(member);
+  // Binds a member of type int64_t, double, bool or std::string (a choice).
+  // The accessors are made here, for that member's type only.
+  template <class T>
+  ParamTable& add(T P::*member, ParamInfo info) {
+    if constexpr (std::is_same_v<T, std::int64_t>) info.kind = ParamKind::INT;
+    else if constexpr (std::is_same_v<T, double>) info.kind = ParamKind::FLOAT;
+    else if constexpr (std::is_same_v<T, bool>) info.kind = ParamKind::BOOL;
+    else if constexpr (std::is_same_v<T, std::string>) info.kind = ParamKind::CHOICE;
+    else static_assert(sizeof(T) == 0, "parameters are int64_t, double, bool or std::string");
+    getters_.emplace_back([member](const P& p, const ParamInfo& i) { return encode_value(p.*member, i); });
+    setters_.emplace_back([member](P& p, const ParamInfo& i, double v) { decode_value(p.*member, i, v); });
     infos_.push_back(std::move(info));
     return *this;
   }
@@ -72,41 +91,11 @@ class ParamTable {
   const std::vector<ParamInfo>& infos() const { return infos_; }
   std::size_t size() const { return infos_.size(); }
 
-  double get(const P& p, std::size_t i) const {
-    return std::visit(
-        [&](auto m) -> double {
-          const auto& v = p.*m;
-          using T = std::remove_cvref_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, std::int64_t>) {
-            return v == kUnbounded ? kUnboundedValue : static_cast<double>(v);
-          } else if constexpr (std::is_same_v<T, std::string>) {
-            for (std::size_t c = 0; c < infos_[i].choices.size(); ++c)
-              if (infos_[i].choices[c] == v) return static_cast<double>(c);
-            return -1.0;
-          } else {
-            return static_cast<double>(v);
-          }
-        },
-        members_[i]);
-  }
+  double get(const P& p, std::size_t i) const { return getters_[i](p, infos_[i]); }
 
   void set(P& p, std::size_t i, double value, std::string_view owner) const {
     check_param_value(infos_[i], value, owner);
-    std::visit(
-        [&](auto m) {
-          auto& v = p.*m;
-          using T = std::remove_cvref_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, std::int64_t>) {
-            v = value == kUnboundedValue ? kUnbounded : static_cast<std::int64_t>(value);
-          } else if constexpr (std::is_same_v<T, std::string>) {
-            v = infos_[i].choices[static_cast<std::size_t>(value)];
-          } else if constexpr (std::is_same_v<T, bool>) {
-            v = value != 0.0;
-          } else {
-            v = value;
-          }
-        },
-        members_[i]);
+    setters_[i](p, infos_[i], value);
   }
 
   std::vector<double> encode(const P& p) const {
@@ -126,7 +115,8 @@ class ParamTable {
   }
 
  private:
-  std::vector<Member> members_;
+  std::vector<std::function<double(const P&, const ParamInfo&)>> getters_;
+  std::vector<std::function<void(P&, const ParamInfo&, double)>> setters_;
   std::vector<ParamInfo> infos_;
 };
 

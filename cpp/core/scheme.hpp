@@ -39,6 +39,9 @@ class Scheme {
   // For deadlock reports: the root cause when the scheme knows it, said before
   // the per-task reasons ("" = none).
   virtual std::string deadlock_cause(const Engine& /*engine*/) const { return {}; }
+  // When the run ends if that is after its last TB (an application's final
+  // copy to the host); 0 = at the last TB.  The makespan is the later of the two.
+  virtual Cycle end_time(const Engine& /*engine*/) const { return 0; }
   // Scheme-specific statistics, in the order of SchemeInfo::stats.
   virtual void write_stats(const Engine& /*engine*/, std::span<double> /*out*/) const {}
 };

@@ -27,6 +27,34 @@ void Workload::validate(const GpuConfig& gpu) const {
                         std::to_string(gpu.regs_per_sm) + " registers, " +
                         std::to_string(gpu.smem_per_sm) + " B)");
   }
+  if (application) {
+    application->validate();
+    const std::int32_t launches = application->launches();
+    if (!graph->has_launch_groups())
+      throw ConfigError("workload '" + name + "': an application needs a task graph whose "
+                        "launch groups say which launch each TB belongs to");
+    std::vector<char> has_tbs(static_cast<std::size_t>(launches), 0);
+    for (const std::int32_t g : graph->launch_groups()) {
+      if (g < 0 || g >= launches)
+        throw ConfigError("workload '" + name + "': a task's launch group " + std::to_string(g) +
+                          " is not one of the application's " + std::to_string(launches) +
+                          " launches");
+      has_tbs[g] = 1;
+    }
+    for (TaskId t = 0; t < graph->size(); ++t)
+      for (const TaskId c : graph->children(t))
+        if (graph->launch_group(c) <= graph->launch_group(t))
+          throw ConfigError("workload '" + name + "': task " + std::to_string(graph->original_id(t)) +
+                            " (launch " + std::to_string(graph->launch_group(t)) + ") -> task " +
+                            std::to_string(graph->original_id(c)) + " (launch " +
+                            std::to_string(graph->launch_group(c)) + "): in an application a "
+                            "dependency must point to a later launch");
+    for (std::int32_t g = 0; g < launches; ++g)
+      if (!has_tbs[g])
+        throw ConfigError("workload '" + name + "': launch " + std::to_string(g) +
+                          " of the application has no thread blocks in the task graph "
+                          "(launch group " + std::to_string(g) + ")");
+  }
 }
 
 std::int64_t Workload::tb_capacity(const GpuConfig& gpu) const {
@@ -50,7 +78,22 @@ std::uint64_t Workload::hash() const {
     h.add_signed(k.footprint.threads).add_signed(k.footprint.regs_per_thread);
     h.add_signed(k.footprint.smem_bytes).add_signed(k.mem_requests);
   }
+  h.add(application ? application->hash() : 0);
   return h.digest();
+}
+
+void Workload::require_edges_complete(const std::string& scheme) const {
+  if (!application) return;
+  const auto& waits = application->launch_waits_for;
+  for (std::size_t i = 0; i < waits.size(); ++i) {
+    if (waits[i] < 0) continue;
+    throw ConfigError("scheme '" + scheme + "' follows task-graph edges only, but workload '" + name +
+                      "' has kernel-level dependencies its graph does not list: launch " + std::to_string(i) +
+                      " waits for the whole of launch " + std::to_string(waits[i]) +
+                      " (a dependency skipping a kernel, or a pair with more TB edges than max_pair_edges). "
+                      "Run it with baseline, ideal_baseline, prelaunch, blockmaestro, global_barrier, cdp or "
+                      "deplinks, or build the application with a larger max_pair_edges if that is the cause");
+  }
 }
 
 }  // namespace tbdse

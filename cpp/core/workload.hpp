@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "application.hpp"
 #include "gpu.hpp"
 #include "task_graph.hpp"
 
@@ -23,11 +24,16 @@ struct Workload {
   std::string name = "workload";  // for messages and result tables
   TaskGraphPtr graph;
   std::vector<KernelInfo> kernels;  // indexed by kernel id
+  // For a multi-kernel application: the host's API calls around its launches
+  // (launch i = launch group i of the graph).  Null for a plain task graph.
+  ApplicationPtr application;
 
   const TbFootprint& footprint(TaskId t) const { return kernels[graph->kernel(t)].footprint; }
 
-  // Every kernel id has an entry and fits at least once on an SM of `gpu`;
-  // ConfigError naming the kernel and the resource otherwise.
+  // Every kernel id has an entry and fits at least once on an SM of `gpu`, and
+  // an application matches the graph's launch groups (every launch has TBs,
+  // every edge points to a later launch); ConfigError naming the kernel and
+  // the resource (or the command, task or launch) otherwise.
   void validate(const GpuConfig& gpu) const;
 
   // TBs that can be resident at once on the whole GPU (an upper bound when
@@ -38,6 +44,12 @@ struct Workload {
   std::int64_t mem_requests() const;
 
   std::uint64_t hash() const;
+
+  // For schemes that follow task-graph edges only (dataflow_ideal, wireframe):
+  // ConfigError when the application has kernel-level dependencies the graph
+  // does not list (a launch waiting for a whole earlier launch: a pair with
+  // too many TB edges to list, or a dependency that skips a kernel).
+  void require_edges_complete(const std::string& scheme) const;
 };
 
 using WorkloadPtr = std::shared_ptr<const Workload>;

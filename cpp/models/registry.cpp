@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "models/baselines/register.hpp"
+#include "models/blockmaestro/register.hpp"
 #include "models/wireframe/register.hpp"
 #include "core/errors.hpp"
 
@@ -36,6 +37,7 @@ void register_builtin_schemes() {
   std::call_once(once, [] {
     register_baseline_schemes(scheme_registry());
     register_wireframe_schemes(scheme_registry());
+    register_blockmaestro_schemes(scheme_registry());
   });
 }
 

@@ -71,7 +71,35 @@ def make_layered_random(
 ) -> TaskGraph: ...
 
 KernelTuple = tuple[str, int, int, int, int]  # name, threads, regs, smem, mem_requests
-WorkloadTuple = tuple[str, TaskGraph, Sequence[KernelTuple]]
+
+class Application:
+    def __init__(
+        self,
+        buffers: Sequence[str],
+        commands: Sequence[tuple[str, int, int, int]],
+        launch_reads: Sequence[Sequence[int]],
+        launch_writes: Sequence[Sequence[int]],
+        launch_waits_for: Sequence[int],
+    ) -> None: ...
+    @property
+    def launches(self) -> int: ...
+    @property
+    def content_hash(self) -> int: ...
+
+AffineTuple = tuple[int, int, int, int]
+AccessTuple = tuple[int, bool, Sequence[tuple[AffineTuple, AffineTuple]]]
+
+def extract_dependencies(
+    buffers: Sequence[tuple[str, Sequence[int]]],
+    kernels: Sequence[tuple[str, tuple[int, int, int], Sequence[Any], Sequence[Any]]],
+    hazards: str,
+    max_edges: int,
+) -> dict[str, Any]: ...
+
+WorkloadTuple = tuple[str, TaskGraph, Sequence[KernelTuple], Application | None]
+
+def launch_pairs(workload: WorkloadTuple, parent_counter_bits: int = 6) -> list[dict[str, Any]]: ...
+
 NamedValues = tuple[str, Mapping[str, float]]
 CostTuple = tuple[str, Mapping[str, float], npt.ArrayLike | None]
 OverrideTuple = tuple[str, str, npt.ArrayLike]

@@ -275,7 +275,11 @@ class Result:
         return f"{int(self._out['config_hash'][0]):016x}"
 
     def timeline(self) -> pd.DataFrame:
-        """One row per task: kernel, level, SM, slot and ready/start/end cycles, by start time."""
+        """One row per task, by start time: kernel, level, SM, slot, and the cycles
+        at which its dependencies were met (``deps_met``), it became ready to
+        issue, it started and it ended.  ``deps_met`` precedes ``ready`` when a
+        scheme holds a TB back after its data is there (a kernel not launched
+        yet); otherwise the two are equal."""
         t = self._out["timeline"]
         if t is None:
             raise ConfigError(
@@ -290,6 +294,7 @@ class Result:
                 "level": graph.levels().astype(np.int64),
                 "sm": t["sm"].astype(np.int64),
                 "slot": t["slot"].astype(np.int64),
+                "deps_met": t["deps_met"],
                 "ready": t["ready"],
                 "start": t["start"],
                 "end": t["end"],
@@ -297,6 +302,14 @@ class Result:
         )
         frame["duration"] = frame["end"] - frame["start"]
         return frame.sort_values(["start", "task"], kind="stable").reset_index(drop=True)
+
+    def dependency_stalls(self) -> pd.Series:
+        """Per task, (start - deps_met) / its run time: how long it waited after
+        its data was there, in units of its own execution (BlockMaestro
+        Fig. 11). Indexed by task; needs ``simulate(..., timeline=True)``."""
+        tl = self.timeline().set_index("task").sort_index()
+        run = tl["duration"].where(tl["duration"] > 0)
+        return ((tl["start"] - tl["deps_met"]) / run).fillna(0.0).rename("dependency_stall")
 
     def level_range(self) -> pd.DataFrame:
         """Levels of the running thread blocks over time (Wireframe Fig. 10).

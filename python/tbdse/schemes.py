@@ -21,10 +21,14 @@ from tbdse._params import encode_all, unknown_name
 from tbdse.errors import ConfigError
 
 __all__ = [
+    "Baseline",
+    "BlockMaestro",
     "Cdp",
     "DataflowIdeal",
     "DepLinks",
     "GlobalBarrier",
+    "IdealBaseline",
+    "Prelaunch",
     "Scheme",
     "Wireframe",
     "info",
@@ -142,6 +146,33 @@ class Wireframe(Scheme):
     Buffer, LRR or level-bounded issue (MICRO-50 2017; docs/models/wireframe.md)."""
 
     scheme_name = "wireframe"
+
+
+class Baseline(Scheme):
+    """A multi-kernel application as a plain stream runs it: kernels one after
+    another, each launch after the previous kernel completed (BlockMaestro Fig. 9)."""
+
+    scheme_name = "baseline"
+
+
+class IdealBaseline(Scheme):
+    """The baseline without kernel launch overhead (BlockMaestro Fig. 9)."""
+
+    scheme_name = "ideal_baseline"
+
+
+class Prelaunch(Scheme):
+    """Kernels launched while earlier ones run; TBs wait for the whole previous
+    kernel (BlockMaestro §III-C)."""
+
+    scheme_name = "prelaunch"
+
+
+class BlockMaestro(Scheme):
+    """Kernel pre-launching with TB-level dependencies between consecutive
+    kernels (ISCA 2021; docs/models/blockmaestro.md)."""
+
+    scheme_name = "blockmaestro"
 
 
 def as_scheme(value: Scheme | str | Mapping[str, Any]) -> Scheme:

@@ -39,7 +39,9 @@ DataflowIdealScheme::DataflowIdealScheme(const DataflowIdealParams& params,
       level_bound_(params.policy == "lvl" ? params.level_bound : 0),
       open_parents_(workload.graph->parent_counts().begin(), workload.graph->parent_counts().end()),
       ready_(*workload.graph, params.policy == "fifo" ? IssueOrder::FIFO : IssueOrder::LRR),
-      running_(workload.graph->num_levels()) {}
+      running_(workload.graph->num_levels()) {
+  workload.require_edges_complete("dataflow_ideal");
+}
 
 void DataflowIdealScheme::start(Engine& engine) { engine.post(host_launch_, kLaunched); }
 

@@ -131,7 +131,9 @@ WireframeScheme::WireframeScheme(const WireframeParams& params, const Workload& 
       running_(workload.graph->num_levels()),
       parents_running_or_waiting_(workload.graph->parent_counts().begin(),
                                   workload.graph->parent_counts().end()),
-      ready_by_dataflow_(static_cast<std::size_t>(workload.graph->size())) {}
+      ready_by_dataflow_(static_cast<std::size_t>(workload.graph->size())) {
+  workload.require_edges_complete("wireframe");
+}
 
 void WireframeScheme::start(Engine& engine) { engine.post(launch_, kLaunched); }
 

@@ -10,6 +10,9 @@ dependencies per thread block as Wireframe's DepLinks API does.
 
 import pandas as pd
 
+from tbdse.workloads.access import Access, Affine, Buffer, bx, by, bz
+from tbdse.workloads.application import Application, dependency_report
+from tbdse.workloads.application_file import application_file, application_from_spec
 from tbdse.workloads.base import GENERATORS, Kernel, Workload, generator_names
 from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.generators import (
@@ -26,11 +29,21 @@ from tbdse.workloads.wireframe_benchmarks import wireframe_benchmark
 
 __all__ = [
     "GENERATORS",
+    "Access",
+    "Affine",
+    "Application",
+    "Buffer",
     "DepLinks",
     "Kernel",
     "Workload",
+    "application_file",
+    "application_from_spec",
     "barrier",
+    "bx",
+    "by",
+    "bz",
     "chain",
+    "dependency_report",
     "from_edges",
     "from_networkx",
     "generator_names",

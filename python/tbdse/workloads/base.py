@@ -59,6 +59,7 @@ class Workload:
         generator: str | None = None,
         params: Mapping[str, Any] | None = None,
         labels: Sequence[Any] | None = None,
+        application: _core.Application | None = None,
     ) -> None:
         text(name, "a workload's name")
         kernels_given = tuple(kernels) if kernels else None
@@ -88,6 +89,9 @@ class Workload:
         self.generator = generator
         self.params: dict[str, Any] = dict(params or {})
         self.labels = list(labels) if labels is not None else None
+        # A multi-kernel application's command queue (tbdse.workloads.Application),
+        # or None for a plain task graph.
+        self.application = application
         self._cost_values = self.cost.values_for(names, graph.size)  # validates the table early
 
     # -- properties -----------------------------------------------------------------
@@ -113,6 +117,7 @@ class Workload:
             "levels": self.levels,
             "kernels": ", ".join(k.name for k in self.kernels),
             "cost": self.cost.describe(),
+            "launches": None if self.application is None else self.application.launches,
         }
 
     def __repr__(self) -> str:
@@ -156,6 +161,7 @@ class Workload:
             "generator": self.generator,
             "params": self.params,
             "labels": self.labels,
+            "application": self.application,
         }
         args.update(changes)
         made = Workload(self.graph, **args)
@@ -166,8 +172,12 @@ class Workload:
         return made
 
     # -- what the core needs ------------------------------------------------------------
-    def core_tuple(self) -> tuple[str, _core.TaskGraph, list[tuple[str, int, int, int, int]]]:
-        return (self.name, self.graph, [k.as_tuple() for k in self.kernels])
+    def core_tuple(
+        self,
+    ) -> tuple[
+        str, _core.TaskGraph, list[tuple[str, int, int, int, int]], _core.Application | None
+    ]:
+        return (self.name, self.graph, [k.as_tuple() for k in self.kernels], self.application)
 
     def core_cost(self) -> tuple[str, dict[str, float], np.ndarray | None]:
         return (self.cost.kind, dict(self.cost.params), self._cost_values)
@@ -181,6 +191,7 @@ class Workload:
             self.cost.kind,
             tuple(sorted(self.cost.params.items())),
             table,
+            None if self.application is None else self.application.content_hash,
         )
 
     # -- conversions ------------------------------------------------------------------------

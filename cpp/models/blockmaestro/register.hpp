@@ -1,0 +1,8 @@
+#pragma once
+
+namespace tbdse {
+
+class SchemeRegistry;
+void register_blockmaestro_schemes(SchemeRegistry& registry);
+
+}  // namespace tbdse
