@@ -213,6 +213,38 @@ def test_stg_file_paths_are_relative_to_the_experiment(tmp_path: Path) -> None:
     assert exp.workloads[0].cost.params["scale"] == 100
 
 
+def test_application_files_are_workloads(tmp_path: Path) -> None:
+    # A .yaml workload file is a multi-kernel application (command queue).
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps" / "pair.yaml").write_text(
+        textwrap.dedent("""\
+            name: pair
+            commands:
+              - malloc: {buffer: A, shape: 4096}
+              - memcpy_h2d: A
+              - launch: {kernel: k1, grid: 16, cost: 3000, writes: {A: "256*bx : 256*bx + 256"}}
+              - launch: {kernel: k2, grid: 16, cost: 3000, reads: {A: "256*bx : 256*bx + 256"}}
+              - memcpy_d2h: A
+        """)
+    )
+    text = BASE.replace(
+        "generator: wavefront\n  rows: 6\n  cols: 6\n"
+        "  cost: {model: lognormal, mean: 2000, sigma: 0.2}",
+        "file: apps/pair.yaml",
+    ).replace("schemes: [global_barrier, dataflow_ideal]", "schemes: [baseline, blockmaestro]")
+    text = text.replace("baseline: global_barrier", "baseline: baseline")
+    exp = experiment.load(write(tmp_path, text))
+    wl = exp.workloads[0]
+    assert (wl.name, wl.tasks, wl.edges) == ("pair", 32, 16)
+    df = exp.run(tmp_path / "out")
+    bm = df[df["scheme"] == "blockmaestro"]
+    assert (bm["speedup"] > 1).all()  # the second launch is hidden behind the first kernel
+    bad = text.replace("file: apps/pair.yaml", "file: apps/pair.yaml\n  format: cuda")
+    assert "must be one of 'stg', 'edge_list', 'application'; got 'cuda'" in problems_of(
+        write(tmp_path, bad, "bad.yaml")
+    )
+
+
 def test_interrupted_run_resumes_from_its_checkpoint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

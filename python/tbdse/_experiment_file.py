@@ -43,6 +43,9 @@ PLOT_KEYS: dict[str, tuple[str, ...]] = {
     "bar": ("kind", "x", "y", "hue", "title", "file", "logy", "where"),
 }
 PLOT_CHOICES = {"spread": ("minmax", "std", "none"), "agg": ("mean", "median", "min", "max")}
+# A workload read from a file: its format, and the generator that reads it.
+FILE_GENERATORS = {"stg": "stg", "edge_list": "edge_list", "application": "application_file"}
+FILE_FORMAT_BY_SUFFIX = {".stg": "stg", ".yaml": "application", ".yml": "application"}
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
 KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests")
 
@@ -209,11 +212,12 @@ def _workload(
             return None
         file = Path(spec.pop("file"))
         file = file if file.is_absolute() else base_dir / file
-        fmt = spec.pop("format", "stg" if file.suffix.lower() == ".stg" else "edge_list")
-        if fmt not in ("stg", "edge_list"):
-            problems.add((*path, "format"), f"must be 'stg' or 'edge_list'; got {fmt!r}")
+        fmt = spec.pop("format", FILE_FORMAT_BY_SUFFIX.get(file.suffix.lower(), "edge_list"))
+        if fmt not in FILE_GENERATORS:
+            valid = ", ".join(f"'{f}'" for f in FILE_GENERATORS)
+            problems.add((*path, "format"), f"must be one of {valid}; got {fmt!r}")
             return None
-        spec["generator"], spec["path"] = fmt, str(file)
+        spec["generator"], spec["path"] = FILE_GENERATORS[fmt], str(file)
     elif "format" in spec:
         problems.add((*path, "format"), "'format' goes with 'file', not with 'generator'")
         return None
