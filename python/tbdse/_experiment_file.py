@@ -214,8 +214,8 @@ def _workload(
         file = file if file.is_absolute() else base_dir / file
         fmt = spec.pop("format", FILE_FORMAT_BY_SUFFIX.get(file.suffix.lower(), "edge_list"))
         if fmt not in FILE_GENERATORS:
-            valid = ", ".join(f"'{f}'" for f in FILE_GENERATORS)
-            problems.add((*path, "format"), f"must be one of {valid}; got {fmt!r}")
+            formats = ", ".join(f"'{f}'" for f in FILE_GENERATORS)
+            problems.add((*path, "format"), f"must be one of {formats}; got {fmt!r}")
             return None
         spec["generator"], spec["path"] = FILE_GENERATORS[fmt], str(file)
     elif "format" in spec:
