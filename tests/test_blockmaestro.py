@@ -209,7 +209,7 @@ def test_n_group_and_independent_patterns_on_2d_tiles() -> None:
     )
     app.launch("other", 4, writes=[app.malloc("E", 64)[16 * bx : 16 * bx + 16]], cost=100)
     report = dependency_report(app.build())
-    assert list(report["pattern"]) == ["independent", "n_group", "independent"]
+    assert list(report["pattern"]) == ["none", "n_group", "independent"]
     assert report.loc[1, "edges"] == 64
     # Storage (Table I): plain 4 (N + E) = 4 (16 + 64); n-group 4 (N + M) = 128.
     assert report.loc[1, "plain_bytes"] == 320 and report.loc[1, "encoded_bytes"] == 128

@@ -6,6 +6,8 @@ Generators (registered by name for YAML files and sweeps): ``wavefront``,
 ``wireframe_benchmark`` (the six benchmarks of Wireframe §5.2).  Converters:
 :func:`from_edges`, :func:`from_networkx`; :class:`DepLinks` declares
 dependencies per thread block as Wireframe's DepLinks API does.
+``blockmaestro_app`` (BlockMaestro's Table II applications) and
+``vector_add_pair`` (its Fig. 12 microbenchmark) are command-queue presets.
 """
 
 import pandas as pd
@@ -14,6 +16,11 @@ from tbdse.workloads.access import Access, Affine, Buffer, bx, by, bz
 from tbdse.workloads.application import Application, dependency_report
 from tbdse.workloads.application_file import application_file, application_from_spec
 from tbdse.workloads.base import GENERATORS, Kernel, Workload, generator_names
+from tbdse.workloads.blockmaestro_apps import (
+    blockmaestro_app,
+    blockmaestro_app_names,
+    vector_add_pair,
+)
 from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.generators import (
     barrier,
@@ -39,6 +46,8 @@ __all__ = [
     "application_file",
     "application_from_spec",
     "barrier",
+    "blockmaestro_app",
+    "blockmaestro_app_names",
     "bx",
     "by",
     "bz",
@@ -55,6 +64,7 @@ __all__ = [
     "pairwise_barrier",
     "read_edge_list",
     "read_stg",
+    "vector_add_pair",
     "wavefront",
     "wireframe_benchmark",
 ]

@@ -270,10 +270,12 @@ def dependency_report(workload: Workload, parent_counter_bits: int = 6) -> pd.Da
     edges, degrees, plain and encoded bytes — and whether the hardware tracks
     the pair per kernel (fully connected, or a child with more parents than a
     ``parent_counter_bits`` counter holds) or must wait for a launch further
-    back. A plain task graph is read as one launch per launch group (or level)."""
+    back. A plain task graph is read as one launch per launch group (or level).
+    The first launch has no previous one: its pattern is ``"none"`` (P# 0)."""
     bits = whole(parent_counter_bits, "parent_counter_bits", 1, 62)
     rows = _core.launch_pairs(workload.core_tuple(), bits)
     frame = pd.DataFrame(rows)
+    frame.loc[0, ["pattern", "pattern_number"]] = ["none", 0]
     if workload.application is not None:
         frame.insert(1, "kernel", [k.name for k in workload.kernels[: len(frame)]])
     return frame
