@@ -274,8 +274,8 @@ def dependency_report(workload: Workload, parent_counter_bits: int = 6) -> pd.Da
     The first launch has no previous one: its pattern is ``"none"`` (P# 0)."""
     bits = whole(parent_counter_bits, "parent_counter_bits", 1, 62)
     rows = _core.launch_pairs(workload.core_tuple(), bits)
+    rows[0].update(pattern="none", pattern_number=0)
     frame = pd.DataFrame(rows)
-    frame.loc[0, ["pattern", "pattern_number"]] = ["none", 0]
     if workload.application is not None:
         frame.insert(1, "kernel", [k.name for k in workload.kernels[: len(frame)]])
     return frame
