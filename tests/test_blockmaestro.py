@@ -277,10 +277,34 @@ def test_a_tb_goes_unbuffered_when_nothing_could_free_an_entry() -> None:
     #   t=20  TB2 (TB4 has its counter already), t=30 TB3, t=40 TB4; ends 50.
     wl = W.from_edges([(1, 3), (0, 4), (2, 4)], 5, costs=[10] * 5, launch_groups=[0, 0, 0, 1, 1])
     scheme = td.Scheme("blockmaestro", parent_counter_entries=1, dependency_list_entries=8)
-    r = td.simulate(wl, make_gpu(1, 1), scheme, timeline=True)
-    assert starts(r) == [0, 10, 20, 30, 40]
-    assert r.stats["entry_bypasses"] == 1 and r.stats["entry_stalls"] == 1
-    assert r.stats["pc_peak"] == 1
+    for when_full in ("bypass", "wait"):  # the slot is free and nothing runs: both agree
+        r = td.simulate(wl, make_gpu(1, 1), scheme.replace(when_full=when_full), timeline=True)
+        assert starts(r) == [0, 10, 20, 30, 40]
+        assert r.stats["entry_bypasses"] == 1 and r.stats["entry_stalls"] == 1
+        assert r.stats["pc_peak"] == 1
+
+
+def test_strict_waiting_for_entries_serialises_a_stencil() -> None:
+    # Hotspot (10 overlapped 43 x 43 stencils) with 3 kernels pre-launched
+    # fills the 896-entry Parent Counter Buffer.  'bypass' lets a waiting TB
+    # go unbuffered rather than leave a slot idle (more memory requests, no
+    # lost time); 'wait' holds it while anything runs, which serialises the
+    # run whenever the buffer is full.
+    wl = W.blockmaestro_app("hotspot")
+    gpu = td.gpus.titanx_pascal(copy_latency_us=0, malloc_us=0, copy_gbps=1e6)
+    runs = {
+        w: td.simulate(
+            gpu=gpu,
+            workload=wl,
+            scheme=td.Scheme("blockmaestro", priority="consumer", prelaunch_depth=3, when_full=w),
+        )
+        for w in ("bypass", "wait")
+    }
+    assert runs["bypass"].stats["pc_peak"] == runs["wait"].stats["pc_peak"] == 896
+    assert runs["bypass"].stats["entry_bypasses"] > 0
+    assert runs["wait"].makespan_cycles > 10 * runs["bypass"].makespan_cycles
+    base = td.simulate(wl, gpu, "baseline").makespan_cycles
+    assert runs["bypass"].makespan_cycles < base < runs["wait"].makespan_cycles
 
 
 def test_a_tb_that_could_never_get_its_entries_is_refused_up_front() -> None:
@@ -381,6 +405,7 @@ def applications(draw: Any) -> tuple[td.Workload, list[int], list[tuple[int, int
     depth=st.integers(0, 3),
     priority=st.sampled_from(["producer", "consumer"]),
     entries=st.one_of(st.integers(1, 12), st.just("auto")),
+    when_full=st.sampled_from(["bypass", "wait"]),
     sms=st.integers(1, 3),
     slots=st.integers(1, 4),
     launch_us=st.sampled_from([0.0, 0.3, 2.0]),
@@ -391,6 +416,7 @@ def test_every_run_keeps_the_invariants(
     depth: int,
     priority: str,
     entries: Any,
+    when_full: str,
     sms: int,
     slots: int,
     launch_us: float,
@@ -401,7 +427,10 @@ def test_every_run_keeps_the_invariants(
         params["prelaunch_depth"] = depth
     if scheme == "blockmaestro":
         params.update(
-            priority=priority, parent_counter_entries=entries, dependency_list_entries=entries
+            priority=priority,
+            parent_counter_entries=entries,
+            dependency_list_entries=entries,
+            when_full=when_full,
         )
     d = params.get("prelaunch_depth", 0)
     gpu = make_gpu(sms, slots, host_launch_us=launch_us)

@@ -222,8 +222,10 @@ def test_errors() -> None:
         blockmaestro_app("lud", kernel=td.workloads.Kernel("k"))
     with pytest.raises(ConfigError, match="must divide tbs"):
         vector_add_pair(256, 3)
-    for degree in (0, -2, 512):
+    for degree in (0, -2):
         with pytest.raises(ConfigError, match="degree must be a whole number"):
             vector_add_pair(256, degree)
+    # A degree past tbs is one group: fully connected, as at degree == tbs.
+    assert vector_add_pair(256, 1024).edges == vector_add_pair(256, 256).edges == 256 * 256
     with pytest.raises(ConfigError, match="tbs must be a whole number"):
         vector_add_pair(0, 1)

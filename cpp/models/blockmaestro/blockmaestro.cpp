@@ -58,6 +58,7 @@ BlockMaestroScheme::BlockMaestroScheme(Mode mode, const BlockMaestroParams& para
                                        const Workload& workload, const GpuConfig& gpu)
     : mode_(mode),
       consumer_first_(mode == Mode::BLOCKMAESTRO && params.priority == "consumer"),
+      strict_wait_(params.when_full == "wait"),
       workload_(workload),
       plan_(LaunchPlan::build(workload, params.parent_counter_bits)),
       app_(workload.application ? workload.application : launches_only(plan_.size())),
@@ -231,16 +232,19 @@ BlockMaestroScheme::Held BlockMaestroScheme::issue_from(Engine& engine, std::int
     const auto block = static_cast<std::int32_t>(ready_[i].min());
     const TaskId t = tbs[block];
     Need need = need_of(engine, t);
-    if (!buffers_.fits(need.list, need.counters, has_counter_[t])) {
+    const bool fits = buffers_.fits(need.list, need.counters, has_counter_[t]);
+    if (!fits) {
       if (!waited_for_entries_[t]) ++entry_stalls_;
       waited_for_entries_[t] = 1;
       if (!bypass_next_) return Held::ENTRIES;
-      bypass_next_ = false;  // goes unbuffered: its children's counters are updated in memory
-      need = Need{};
-      ++bypasses_;
+      need = Need{};  // goes unbuffered: its children's counters are updated in memory
     }
     if (!engine.issue_round_robin(t)) return Held::SLOTS;
     ++running_;
+    if (!fits) {
+      bypass_next_ = false;
+      ++bypasses_;
+    }
     ready_[i].erase(static_cast<std::uint32_t>(block));
     --unissued_[i];
     if (has_counter_[t]) buffers_.free_counter();
@@ -266,10 +270,20 @@ BlockMaestroScheme::Held BlockMaestroScheme::issue_from(Engine& engine, std::int
 void BlockMaestroScheme::dispatch(Engine& engine) {
   if (newest_ < oldest_) return;
   issue_by_priority(engine);
-  // Every buffer entry is held by a child TB whose parents have not all been
-  // scheduled, and nothing running will free one: the TB first in line goes
-  // without buffering rather than never (docs/models/blockmaestro.md).
-  if (running_ == 0 && tb_level()) {
+  if (!tb_level()) return;
+  // 'bypass': buffer entries never keep an SM slot idle — while a slot is
+  // free and the only TBs that could take it wait for entries, the first in
+  // line goes unbuffered.  'wait': only when nothing runs (nothing could ever
+  // free an entry), one TB at a time.  docs/models/blockmaestro.md.
+  if (strict_wait_) {
+    if (running_ > 0) return;
+    bypass_next_ = true;
+    issue_by_priority(engine);
+    bypass_next_ = false;
+    return;
+  }
+  for (std::int64_t before = -1; before != bypasses_;) {
+    before = bypasses_;
     bypass_next_ = true;
     issue_by_priority(engine);
     bypass_next_ = false;

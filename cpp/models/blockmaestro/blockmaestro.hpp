@@ -72,6 +72,13 @@ struct BlockMaestroParams {
   // Bits of a parent counter: a pair with a child of more parents is tracked
   // as fully connected.  Default 6 (§IV-C).
   std::int64_t parent_counter_bits = 6;
+  // A TB whose entries cannot be allocated waits.  'bypass' (the default): it
+  // waits while other ready TBs can use the free SM slots, then goes
+  // unbuffered (its children's counters updated in memory) rather than leave
+  // a slot idle.  'wait': it waits while any TB runs, and goes unbuffered only
+  // when the GPU would otherwise stop (the strict reading; a buffer that fills
+  // serialises the run).  docs/models/blockmaestro.md.
+  std::string when_full = "bypass";
 
   static const ParamTable<BlockMaestroParams>& params();
 };
@@ -114,6 +121,7 @@ class BlockMaestroScheme : public Scheme {
 
   Mode mode_;
   bool consumer_first_;
+  bool strict_wait_;  // when_full == "wait"
   const Workload& workload_;
   blockmaestro::LaunchPlan plan_;
   std::shared_ptr<const Application> app_;  // the workload's, or one launch per group

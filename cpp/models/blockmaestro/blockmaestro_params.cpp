@@ -62,6 +62,13 @@ const ParamTable<BlockMaestroParams>& BlockMaestroParams::params() {
            .doc = "bits of a parent counter; a pair with a child of more parents is tracked as "
                   "fully connected",
            .paper_ref = "BlockMaestro §IV-C (6)", .min_value = 1, .max_value = 62});
+    t.add(&BlockMaestroParams::when_full,
+          {.name = "when_full",
+           .doc = "a TB whose buffer entries cannot be allocated waits while other ready TBs can use "
+                  "the free slots and then goes unbuffered ('bypass'), or waits while any TB runs "
+                  "('wait')",
+           .paper_ref = "tbdse interpretation (the paper sizes the buffers so they do not fill)",
+           .choices = {"bypass", "wait"}});
     return t;
   }();
   return table;

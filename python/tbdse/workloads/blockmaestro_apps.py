@@ -125,8 +125,9 @@ cycles, and the pattern of each consecutive kernel pair:
 **vector_add_pair** (Fig. 12): C = A + B, then E = C + D, each kernel ``tbs``
 TBs of 256 threads and 256 elements; consumer TB ``j`` reads the C of
 producers ``degree * (j // degree)`` onwards (``degree`` of them): 1-to-1 at
-degree 1, fully connected at ``degree == tbs``, n-group otherwise, ``tbs *
-degree`` edges.  A TB runs 5,000 cycles with a lognormal spread of 0.3
+degree 1, fully connected at ``degree >= tbs`` (one group: Fig. 12 runs
+degrees up to 1024 on every size), n-group otherwise, ``tbs * min(degree,
+tbs)`` edges.  A TB runs 5,000 cycles with a lognormal spread of 0.3
 (``cost_jitter``): a 256-TB kernel then outlasts a launch, and producers end
 at different times — with equal TBs the degree could not matter.  Past 63
 parents the 6-bit parent counter overflows and the pair is tracked per kernel
@@ -261,12 +262,13 @@ def vector_add_pair(
     what = "vector_add_pair"
     _no_kernels(kernel, kernels, what)
     n = whole(tbs, f"{what}: tbs", 1, 1 << 24)
-    d = whole(degree, f"{what}: degree", 1, n)
+    given = whole(degree, f"{what}: degree", 1, 1 << 24)
+    d = min(given, n)  # past tbs: one group
     if n % d:
         raise ConfigError(f"{what}: degree ({d}) must divide tbs ({n}) into equal groups")
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
     cycles = VECTOR_ADD_CYCLES if cost is None or isinstance(cost, (CostModel, Mapping)) else cost
-    app = Application(f"VectorAdd(tbs={n}, degree={d})")
+    app = Application(f"VectorAdd(tbs={n}, degree={given})")
     a, b, c = (app.malloc(x, n * 256) for x in "ABC")
     e, out = app.malloc("D", (n // d, 256 * d)), app.malloc("E", (n // d, 256 * d))
     for buf in (a, b, e):
@@ -294,7 +296,10 @@ def vector_add_pair(
     made = app.build(cost_jitter=jitter, name=name)
     if isinstance(cost, (CostModel, Mapping)):
         made = made.with_cost(cost)
-    made.generator, made.params = "vector_add_pair", {"tbs": n, "degree": d, "cost_jitter": jitter}
+    made.generator, made.params = (
+        "vector_add_pair",
+        {"tbs": n, "degree": given, "cost_jitter": jitter},
+    )
     made.chosen_kernels = None
     made.chosen_cost = None if cost is None else made.cost
     return made
