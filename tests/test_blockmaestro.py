@@ -406,6 +406,7 @@ def applications(draw: Any) -> tuple[td.Workload, list[int], list[tuple[int, int
     priority=st.sampled_from(["producer", "consumer"]),
     entries=st.one_of(st.integers(1, 12), st.just("auto")),
     when_full=st.sampled_from(["bypass", "wait"]),
+    overlap=st.booleans(),
     sms=st.integers(1, 3),
     slots=st.integers(1, 4),
     launch_us=st.sampled_from([0.0, 0.3, 2.0]),
@@ -417,6 +418,7 @@ def test_every_run_keeps_the_invariants(
     priority: str,
     entries: Any,
     when_full: str,
+    overlap: bool,
     sms: int,
     slots: int,
     launch_us: float,
@@ -424,7 +426,7 @@ def test_every_run_keeps_the_invariants(
     wl, groups, edges, costs = app
     params: dict[str, Any] = {}
     if scheme in ("prelaunch", "blockmaestro"):
-        params["prelaunch_depth"] = depth
+        params.update(prelaunch_depth=depth, overlap_launches=overlap)
     if scheme == "blockmaestro":
         params.update(
             priority=priority,
@@ -489,3 +491,27 @@ def test_graph_only_schemes_refuse_kernel_level_waits() -> None:
         tl = td.simulate(wl, make_gpu(1, 4), scheme, timeline=True).timeline()
         k1_end = tl[tl["task"] < 4]["end"].max()
         assert tl[tl["task"] >= 8]["start"].min() >= k1_end, scheme
+
+
+@pytest.mark.parametrize(
+    ("depth", "overlap", "makespan"),
+    [
+        # Three 1-TB kernels in a chain, 10 cycles each, 100-cycle launches.
+        # One launch engine: launches at 0-100, 100-200, 200-300; K2 runs 300-310.
+        (2, False, 310),
+        (1, False, 310),
+        # Overlapped: all three launches in flight at once (depth 2 allows 3
+        # resident kernels), resident at 100; the chain runs 100-130.
+        (2, True, 130),
+        # Depth 1: K2's launch waits for K0 to complete (110): resident at 210.
+        (1, True, 220),
+    ],
+)
+def test_overlapped_launches_of_prelaunched_kernels(
+    depth: int, overlap: bool, makespan: int
+) -> None:
+    wl = W.from_edges([(0, 1), (1, 2)], 3, costs=[10, 10, 10], launch_groups=[0, 1, 2])
+    gpu = make_gpu(1, 4, host_launch_us=1.0)
+    for scheme in ("prelaunch", "blockmaestro"):
+        s = td.Scheme(scheme, prelaunch_depth=depth, overlap_launches=overlap)
+        assert td.simulate(wl, gpu, s).makespan_cycles == makespan, scheme

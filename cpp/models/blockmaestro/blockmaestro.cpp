@@ -36,6 +36,7 @@ HostQueue::Options queue_options(BlockMaestroScheme::Mode mode, const BlockMaest
   const bool ahead = mode == Mode::PRELAUNCH || mode == Mode::BLOCKMAESTRO;
   o.depth = ahead ? p.prelaunch_depth : 0;
   o.reorder = ahead && p.reorder_queue;
+  o.overlap_launches = ahead && p.overlap_launches;
   o.launch_cycles = mode == Mode::IDEAL_BASELINE ? 0 : gpu.us_to_cycles(gpu.host_launch_us);
   o.malloc_cycles = gpu.us_to_cycles(gpu.malloc_us);
   o.copy_latency = gpu.us_to_cycles(gpu.copy_latency_us);

@@ -45,6 +45,10 @@ struct PrelaunchParams {
   // Reorder the command queue and treat blocking calls as non-blocking
   // (§III-C, Fig. 5c).  Default false.
   bool reorder_queue = false;
+  // Launches of pre-launched kernels overlap one another (each still takes
+  // host_launch_us, started in order) instead of queueing for one launch
+  // engine.  Default false.  docs/models/blockmaestro.md.
+  bool overlap_launches = false;
 
   static const ParamTable<PrelaunchParams>& params();
 };
@@ -60,6 +64,8 @@ struct BlockMaestroParams {
   std::string priority = "producer";
   // Reorder the command queue, non-blocking calls (§III-C, Fig. 5c).  Default false.
   bool reorder_queue = false;
+  // Launches of pre-launched kernels overlap one another.  Default false.
+  bool overlap_launches = false;
   // Dependency List Buffer entries; auto = sms x tb_slots (896 on the Titan X
   // Pascal preset, §IV-C), or what the widest TB needs if that is more.
   std::int64_t dependency_list_entries = kAuto;

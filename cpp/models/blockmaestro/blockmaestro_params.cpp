@@ -24,6 +24,14 @@ ParamInfo reorder_info() {
           .paper_ref = "BlockMaestro §III-C, Fig. 5"};
 }
 
+ParamInfo overlap_info() {
+  return {.name = "overlap_launches",
+          .doc = "launches of pre-launched kernels overlap one another (in order) instead of "
+                 "queueing for one launch engine",
+          .paper_ref = "tbdse interpretation of BlockMaestro §III-C (Fig. 9's gains with 2-3 "
+                       "pre-launched kernels)"};
+}
+
 }  // namespace
 
 const ParamTable<PrelaunchParams>& PrelaunchParams::params() {
@@ -31,6 +39,7 @@ const ParamTable<PrelaunchParams>& PrelaunchParams::params() {
     ParamTable<PrelaunchParams> t;
     t.add(&PrelaunchParams::prelaunch_depth, depth_info());
     t.add(&PrelaunchParams::reorder_queue, reorder_info());
+    t.add(&PrelaunchParams::overlap_launches, overlap_info());
     return t;
   }();
   return table;
@@ -46,6 +55,7 @@ const ParamTable<BlockMaestroParams>& BlockMaestroParams::params() {
                   "scheduled; 'consumer': the newest kernel's ready TBs first",
            .paper_ref = "BlockMaestro §III-D1 Scheduling policies", .choices = {"producer", "consumer"}});
     t.add(&BlockMaestroParams::reorder_queue, reorder_info());
+    t.add(&BlockMaestroParams::overlap_launches, overlap_info());
     t.add(&BlockMaestroParams::dependency_list_entries,
           {.name = "dependency_list_entries", .unit = "entries",
            .doc = "Dependency List Buffer entries; auto = sms x tb_slots, or what the widest TB needs", .paper_ref = "BlockMaestro §IV-C (896)",

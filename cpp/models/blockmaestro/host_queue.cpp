@@ -104,10 +104,13 @@ void HostQueue::build_waits() {
       for (const std::int32_t u : app_.launch_writes[i])
         if (last_d2h[u] >= 0) preds.push_back(last_d2h[u]);
       w.kernel = static_cast<std::int32_t>(std::max<std::int64_t>(-1, i - 1 - options_.depth));
+      // The previous launch must have been launched — or, overlapping, have
+      // started: the launch engine takes launches in order (advance()).
+      const bool after_launch = last_stream >= 0 && app_.commands[last_stream].kind == Kind::LAUNCH;
       if (options_.reorder) {
         w.commands = preds;
-        add(w, last_launch_cmd);
-      } else {
+        if (!options_.overlap_launches) add(w, last_launch_cmd);
+      } else if (!(options_.overlap_launches && after_launch)) {
         add(w, last_stream);  // a copy done, or the previous launch launched
       }
       for (const std::int32_t u : app_.launch_reads[i]) last_reader[u] = i;
@@ -216,7 +219,7 @@ void HostQueue::advance(Cycle now, std::vector<Started>& started) {
       started_[c] = 1;
       it = pending_.erase(it);
       if (e == Engine::COPY) copy_busy_ = copy_held = true;
-      if (e == Engine::LAUNCH) launch_busy_ = launch_held = true;
+      if (e == Engine::LAUNCH && !options_.overlap_launches) launch_busy_ = launch_held = true;
       if (e == Engine::NONE) {  // a sync whose stream has drained
         finished(c, now);
         progress = true;

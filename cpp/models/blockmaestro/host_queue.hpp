@@ -24,6 +24,10 @@
 // the host still block the host ("the only API call requiring implicit
 // synchronization is ... a RAW hazard with the host").
 //
+// overlap_launches: a launch starts once the launch before it has started
+// (not finished), so the launches of pre-launched kernels overlap one another
+// — the window is still depth + 1 resident kernels.
+//
 // Kernels complete in order (§III-B1): the scheme reports a kernel complete
 // once its TBs and every earlier kernel have finished.
 #pragma once
@@ -41,6 +45,7 @@ class HostQueue {
   struct Options {
     std::int64_t depth = 0;            // kernels launched ahead of the oldest incomplete one
     bool reorder = false;              // Fig. 5c reordering and non-blocking calls
+    bool overlap_launches = false;     // launches in flight together (in order), not one at a time
     Cycle launch_cycles = 0;           // one launch (host_launch_us)
     Cycle malloc_cycles = 0;           // one allocation
     Cycle copy_latency = 0;            // fixed cost of one copy

@@ -20,6 +20,7 @@ BlockMaestroParams from(const PrelaunchParams& p) {
   BlockMaestroParams b;
   b.prelaunch_depth = p.prelaunch_depth;
   b.reorder_queue = p.reorder_queue;
+  b.overlap_launches = p.overlap_launches;
   return b;
 }
 
