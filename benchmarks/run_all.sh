@@ -3,7 +3,8 @@
 # benchmark in benchmarks/ (see benchmarks/README.md).  Benchmarks print
 # figures and whether each target is met; a missed target does not fail this
 # script.  It fails (non-zero) only when a build fails or a benchmark's
-# correctness check does (the implementations disagree on a makespan).
+# correctness check does (the implementations disagree on a makespan or on
+# a dependency graph).
 #
 # Usage: benchmarks/run_all.sh [--reps N]     (default 5 repetitions each)
 # Environment: TBDSE_VENV (default: <repo>/.venv) with tbdse installed and
@@ -38,10 +39,11 @@ if ! "$PY" -c "import tbdse, simpy" 2>/dev/null; then
   exit 2
 fi
 
-echo "== building the C++ benchmark (Release) in $BUILD"
+echo "== building the C++ benchmarks (Release) in $BUILD"
 "$CMAKE" -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_MAKE_PROGRAM="$NINJA" \
   -DTBDSE_BUILD_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 1
-"$CMAKE" --build "$BUILD" --target tbdse_engine_throughput tbdse_wireframe_throughput || exit 1
+"$CMAKE" --build "$BUILD" --target tbdse_engine_throughput tbdse_wireframe_throughput \
+  tbdse_blockmaestro_extraction || exit 1
 
 failed=()
 run() {
@@ -58,6 +60,7 @@ run() {
 
 run engine_throughput "$BUILD/benchmarks/tbdse_engine_throughput" --reps "$REPS"
 run wireframe_throughput "$BUILD/benchmarks/tbdse_wireframe_throughput" --reps "$REPS"
+run blockmaestro_extraction "$BUILD/benchmarks/tbdse_blockmaestro_extraction" --reps "$REPS"
 run sweep_overhead "$PY" "$ROOT/benchmarks/sweep_overhead.py" --reps "$REPS"
 run python_reference "$PY" "$ROOT/benchmarks/python_reference.py" --reps "$REPS"
 

@@ -17,7 +17,8 @@
 // ahead of the launches and copies to the host they have no data dependency
 // with, then each launch ahead of the calls it has no data dependency with
 // (an allocation or copy to the device of a buffer it uses, a copy to the host
-// of a buffer it writes), so launches end up next to each other; then calls
+// of a buffer it writes), so no launch waits behind a call it does not need
+// (Fig. 5 keeps K1 ahead of cudaMalloc(B): see build_order); then calls
 // wait only for their data dependencies — a copy to the device for the earlier kernels and
 // copies that use its buffer, a copy to the host for the earlier kernels that
 // write its buffer — and syncs are dropped.  Only allocations and copies to

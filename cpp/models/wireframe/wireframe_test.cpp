@@ -221,7 +221,7 @@ TEST_CASE("a full Pending Update Buffer that can never drain is a deadlock namin
                        DeadlockError);
 }
 
-TEST_CASE("LVL keeps the running levels within the bound; LRR runs ahead") {
+TEST_CASE("LVL keeps the running levels within the bound, LRR runs ahead") {
   const double lvl = 0, lrr = 1;
   const SweepSpec spec = spec_for(make_wavefront(40, 40), gpu(400),
                                   {{"wireframe", {{"policy", lvl}, {"level_bound", 3}}},
