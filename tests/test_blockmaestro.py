@@ -287,10 +287,10 @@ def test_a_tb_goes_unbuffered_when_nothing_could_free_an_entry() -> None:
 
 def test_strict_waiting_for_entries_serialises_a_stencil() -> None:
     # Hotspot (10 overlapped 43 x 43 stencils) with 3 kernels pre-launched
-    # fills the 896-entry Parent Counter Buffer.  'bypass' lets a waiting TB
-    # go unbuffered rather than leave a slot idle (more memory requests, no
-    # lost time); 'wait' holds it while anything runs, which serialises the
-    # run whenever the buffer is full.
+    # fills the 896-entry Parent Counter Buffer.  'bypass' schedules a TB
+    # that finds it full unbuffered (more memory requests, no lost time);
+    # 'wait' holds it while anything runs, which serialises the run whenever
+    # the buffer is full.
     wl = W.blockmaestro_app("hotspot")
     gpu = td.gpus.titanx_pascal(copy_latency_us=0, malloc_us=0, copy_gbps=1e6)
     runs = {
@@ -516,3 +516,57 @@ def test_overlapped_launches_of_prelaunched_kernels(
     for scheme in ("prelaunch", "blockmaestro"):
         s = td.Scheme(scheme, prelaunch_depth=depth, overlap_launches=overlap)
         assert td.simulate(wl, gpu, s).makespan_cycles == makespan, scheme
+
+
+def test_bad_application_input_is_a_config_error() -> None:
+    # Found by review: each of these used to escape as TypeError / ValueError
+    # or corrupt the simulated time.
+    app = Application("bad")
+    app.malloc("A", 64)
+    for grid in (2.5, "4", None):
+        with pytest.raises(td.ConfigError, match="grid"):
+            app.launch("k", grid)  # type: ignore[arg-type]
+    with pytest.raises(td.ConfigError, match="name"):
+        app.malloc(["A"], 8)  # type: ignore[arg-type]
+    for shape in (None, 10.0, "10"):
+        with pytest.raises(td.ConfigError, match="shape"):
+            app.malloc(f"S{shape}", shape)  # type: ignore[arg-type]
+    with pytest.raises(td.ConfigError, match="out of range"):
+        (bx * 2**62) * 4
+    with pytest.raises(td.ConfigError, match="out of range"):
+        bx * 2**62 + bx * 2**62
+    with pytest.raises(td.ConfigError, match="too large"):
+        td.workloads.Affine.of("1" + "0" * 5000 + "*bx")
+    big = app.malloc("BIG", 2**61, element_bytes=8)
+    with pytest.raises(td.ConfigError, match="bytes"):
+        app.memcpy_h2d(big)
+    app.launch("k1", 2**30)
+    with pytest.raises(td.ConfigError, match="max_pair_edges"):
+        app.build(max_pair_edges=2**40)
+    with pytest.raises(td.ConfigError, match="over all launches"):
+        app.launch("k2", 2**30)
+    # A copy that would outlast the simulator's clock.
+    slow = Application("slow")
+    s = slow.malloc("A", 2**50)
+    slow.memcpy_h2d(s)
+    slow.launch("k", 1, reads=[s[0:1]])
+    gpu = make_gpu(1, 1, copy_gbps=1e-3, clock_mhz=1000.0)
+    with pytest.raises(td.ConfigError, match="2\\^60 cycles"):
+        td.simulate(slow.build(), gpu, "baseline")
+
+
+def test_stats_count_only_real_waits_and_overflows() -> None:
+    # Four 1-to-1 parents on 8 slots with one-entry buffers: the first takes
+    # the entries, the others go unbuffered at once (no slot stays idle) —
+    # none of them waited.
+    wl = W.from_edges(
+        [(i, 4 + i) for i in range(4)], 8, costs=[10] * 8, launch_groups=[0] * 4 + [1] * 4
+    )
+    tiny = td.Scheme("blockmaestro", dependency_list_entries=1, parent_counter_entries=1)
+    r = td.simulate(wl, make_gpu(1, 8), tiny, timeline=True)
+    assert starts(r)[:4] == [0, 0, 0, 0]
+    assert r.stats["entry_stalls"] == 0 and r.stats["entry_bypasses"] == 3
+    # A fully connected pair is tracked per kernel as such, not as a counter overflow.
+    full = W.vector_add_pair(256, 256)
+    fr = td.simulate(full, "titanx_pascal", "blockmaestro")
+    assert (fr.stats["barrier_pairs"], fr.stats["overflow_pairs"]) == (1, 0)

@@ -235,15 +235,14 @@ BlockMaestroScheme::Held BlockMaestroScheme::issue_from(Engine& engine, std::int
     Need need = need_of(engine, t);
     const bool fits = buffers_.fits(need.list, need.counters, has_counter_[t]);
     if (!fits) {
-      if (!waited_for_entries_[t]) ++entry_stalls_;
-      waited_for_entries_[t] = 1;
+      held_now_.push_back(t);
       if (!bypass_next_) return Held::ENTRIES;
       need = Need{};  // goes unbuffered: its children's counters are updated in memory
     }
     if (!engine.issue_round_robin(t)) return Held::SLOTS;
     ++running_;
     if (!fits) {
-      bypass_next_ = false;
+      if (strict_wait_) bypass_next_ = false;  // one at a time
       ++bypasses_;
     }
     ready_[i].erase(static_cast<std::uint32_t>(block));
@@ -270,25 +269,24 @@ BlockMaestroScheme::Held BlockMaestroScheme::issue_from(Engine& engine, std::int
 
 void BlockMaestroScheme::dispatch(Engine& engine) {
   if (newest_ < oldest_) return;
+  // 'bypass': a TB whose entries cannot be allocated goes unbuffered, in its
+  // turn.  'wait': it waits; only when nothing runs (so nothing could ever
+  // free an entry) does the first in line go unbuffered, one TB at a time.
+  // docs/models/blockmaestro.md.
+  bypass_next_ = tb_level() && !strict_wait_;
   issue_by_priority(engine);
-  if (!tb_level()) return;
-  // 'bypass': buffer entries never keep an SM slot idle — while a slot is
-  // free and the only TBs that could take it wait for entries, the first in
-  // line goes unbuffered.  'wait': only when nothing runs (nothing could ever
-  // free an entry), one TB at a time.  docs/models/blockmaestro.md.
-  if (strict_wait_) {
-    if (running_ > 0) return;
+  if (tb_level() && strict_wait_ && running_ == 0) {
     bypass_next_ = true;
     issue_by_priority(engine);
-    bypass_next_ = false;
-    return;
   }
-  for (std::int64_t before = -1; before != bypasses_;) {
-    before = bypasses_;
-    bypass_next_ = true;
-    issue_by_priority(engine);
-    bypass_next_ = false;
-  }
+  bypass_next_ = false;
+  // A TB waited for entries if it is still ready once this cycle's issuing is over.
+  for (const TaskId t : held_now_)
+    if (engine.state(t) == TaskState::READY && !waited_for_entries_[t]) {
+      waited_for_entries_[t] = 1;
+      ++entry_stalls_;
+    }
+  held_now_.clear();
 }
 
 void BlockMaestroScheme::issue_by_priority(Engine& engine) {

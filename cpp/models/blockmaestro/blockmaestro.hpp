@@ -78,12 +78,12 @@ struct BlockMaestroParams {
   // Bits of a parent counter: a pair with a child of more parents is tracked
   // as fully connected.  Default 6 (§IV-C).
   std::int64_t parent_counter_bits = 6;
-  // A TB whose entries cannot be allocated waits.  'bypass' (the default): it
-  // waits while other ready TBs can use the free SM slots, then goes
-  // unbuffered (its children's counters updated in memory) rather than leave
-  // a slot idle.  'wait': it waits while any TB runs, and goes unbuffered only
-  // when the GPU would otherwise stop (the strict reading; a buffer that fills
-  // serialises the run).  docs/models/blockmaestro.md.
+  // A TB whose entries cannot be allocated: 'bypass' (the default) — it is
+  // scheduled in its turn without buffering (its dependency list stays in
+  // memory and its children's counters are updated there); 'wait' — it waits
+  // while any TB runs and goes unbuffered only when the GPU would otherwise
+  // stop (the strict reading; a buffer that fills serialises the run).
+  // docs/models/blockmaestro.md.
   std::string when_full = "bypass";
 
   static const ParamTable<BlockMaestroParams>& params();
@@ -150,7 +150,8 @@ class BlockMaestroScheme : public Scheme {
   std::vector<blockmaestro::HostQueue::Started> started_;
   // statistics
   std::int64_t running_ = 0;      // TBs issued and not finished
-  bool bypass_next_ = false;      // the next TB held by entries goes unbuffered
+  bool bypass_next_ = false;      // a TB held by entries goes unbuffered (one, under 'wait')
+  std::vector<TaskId> held_now_;  // found the buffers full during this dispatch
   std::int64_t requests_ = 0, entry_stalls_ = 0, bypasses_ = 0, max_resident_ = 0;
 };
 

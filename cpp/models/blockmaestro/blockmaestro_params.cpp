@@ -74,9 +74,8 @@ const ParamTable<BlockMaestroParams>& BlockMaestroParams::params() {
            .paper_ref = "BlockMaestro §IV-C (6)", .min_value = 1, .max_value = 62});
     t.add(&BlockMaestroParams::when_full,
           {.name = "when_full",
-           .doc = "a TB whose buffer entries cannot be allocated waits while other ready TBs can use "
-                  "the free slots and then goes unbuffered ('bypass'), or waits while any TB runs "
-                  "('wait')",
+           .doc = "a TB whose buffer entries cannot be allocated is scheduled unbuffered in its turn "
+                  "('bypass'), or waits while any TB runs ('wait')",
            .paper_ref = "tbdse interpretation (the paper sizes the buffers so they do not fill)",
            .choices = {"bypass", "wait"}});
     return t;
@@ -110,7 +109,8 @@ std::vector<StatInfo> BlockMaestroScheme::stats() {
       {"overflow_pairs", "pairs", "pairs tracked per kernel because a counter would overflow"},
       {"skip_waits", "launches", "launches that wait for a kernel further back than the previous"},
       {"entry_bypasses", "TBs",
-       "TBs scheduled unbuffered because every entry was held and nothing running would free one"},
+       "TBs scheduled unbuffered because their buffer entries could not be allocated "
+       "(when_full 'bypass'; under 'wait' only when nothing was running)"},
   };
 }
 

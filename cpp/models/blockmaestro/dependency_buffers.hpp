@@ -5,8 +5,8 @@
 // child ids can be derived (§IV-C "Area overhead") — and each child without a
 // parent counter entry gets one.  List entries are freed when the TB
 // finishes, a counter entry when its child TB is scheduled.  A TB whose
-// entries cannot be allocated waits (the scheme lets one go unbuffered rather
-// than leave an SM slot idle).
+// entries cannot be allocated waits or goes unbuffered (BlockMaestroParams::
+// when_full).
 #pragma once
 
 #include <algorithm>

@@ -26,9 +26,20 @@ HostQueue::HostQueue(const Application& app, const Options& options)
       started_(app.commands.size(), 0),
       done_(app.commands.size(), 0),
       done_time_(app.commands.size(), 0) {
-  for (std::size_t c = 0; c < app.commands.size(); ++c)
-    if (app.commands[c].kind == Kind::LAUNCH)
-      launch_command_[app.commands[c].launch] = static_cast<std::int32_t>(c);
+  // Every command one after another must fit the simulated time (2^60 cycles).
+  double total = 0;
+  for (std::size_t c = 0; c < app.commands.size(); ++c) {
+    const HostCommand& cmd = app.commands[c];
+    if (cmd.kind == Kind::LAUNCH) launch_command_[cmd.launch] = static_cast<std::int32_t>(c);
+    const bool copy = cmd.kind == Kind::MEMCPY_H2D || cmd.kind == Kind::MEMCPY_D2H;
+    total += copy ? static_cast<double>(options_.copy_latency) +
+                        static_cast<double>(cmd.bytes) / options_.copy_bytes_per_cycle
+                  : static_cast<double>(cmd.kind == Kind::MALLOC ? options_.malloc_cycles : options_.launch_cycles);
+    if (total > 0x1p60)
+      throw ConfigError("command " + std::to_string(c) + " (" + command_kind_name(cmd.kind) + " of " +
+                        std::to_string(cmd.bytes) + " bytes): the application's calls would take more than "
+                        "2^60 cycles at this GPU's copy_gbps and clock; use fewer bytes or a faster copy");
+  }
   build_order();
   build_waits();
 }

@@ -83,7 +83,7 @@ LaunchPlan LaunchPlan::build(const Workload& workload, std::int64_t parent_count
     const auto parents = static_cast<std::int64_t>(plan.launches[i - 1].tbs.size());
     const auto children = static_cast<std::int64_t>(L.tbs.size());
     L.pair = classify(parents, children, edge_parent[i], edge_child[i], declared_full);
-    L.overflow = L.pair.max_parents_per_child > counter_max;
+    L.overflow = L.pair.pattern != Pattern::FULLY_CONNECTED && L.pair.max_parents_per_child > counter_max;
     L.barrier = declared_full || L.overflow || L.pair.pattern == Pattern::FULLY_CONNECTED;
   }
   return plan;

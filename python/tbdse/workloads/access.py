@@ -41,6 +41,16 @@ class Affine:
     cy: int = 0
     cz: int = 0
 
+    def __post_init__(self) -> None:
+        # Sums and products of bounds are checked here, so that every Affine
+        # fits the core's 64-bit arithmetic.
+        for part in (self.c0, self.cx, self.cy, self.cz):
+            if not -_LIMIT <= part <= _LIMIT:
+                raise ConfigError(
+                    f"an index bound's coefficient {part} is out of range; "
+                    f"every coefficient and constant must lie within +-2^62"
+                )
+
     @staticmethod
     def of(value: Any, what: str = "an index bound") -> Affine:
         value = plain(value)
@@ -132,6 +142,8 @@ def parse_affine(source: str, what: str = "an index bound") -> Affine:
         term, variables = Affine(sign), 0
         for f in factors:
             if f.isdigit():
+                if len(f) > 19:  # beyond +-2^62 anyway; int() refuses huge digit strings
+                    raise ConfigError(f"{what}: the number {f[:20]}... in {source!r} is too large")
                 term = term * int(f)
             else:
                 variables += 1
@@ -164,7 +176,15 @@ class Buffer:
 
     def __init__(self, name: str, shape: int | Sequence[int], element_bytes: int = 4) -> None:
         self.name = text(name, "a buffer's name")
-        dims = [shape] if isinstance(plain(shape), int) else list(cast(Sequence[int], shape))
+        if isinstance(plain(shape), int):
+            dims = [shape]
+        elif isinstance(shape, Sequence) and not isinstance(shape, str):
+            dims = list(cast(Sequence[int], shape))
+        else:
+            raise ConfigError(
+                f"buffer '{name}': shape must be a number of elements or a list of them "
+                f"(e.g. 1024 or [512, 512]); got {shape!r}"
+            )
         if not dims:
             raise ConfigError(f"buffer '{name}': its shape needs at least one dimension")
         self.shape = tuple(whole(d, f"buffer '{name}': a dimension", 1, _LIMIT) for d in dims)

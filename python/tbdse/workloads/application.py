@@ -48,6 +48,8 @@ __all__ = ["MAX_PAIR_EDGES", "Application", "dependency_report"]
 # list of edges: an indirect access to a large buffer would otherwise list
 # N x M of them.
 MAX_PAIR_EDGES = 1 << 22
+# TBs over all launches: the task graph's node ids are 32-bit.
+MAX_TOTAL_TBS = 2**31 - 1
 
 
 class Application:
@@ -59,12 +61,14 @@ class Application:
         self.buffers: dict[str, Buffer] = {}
         self.commands: list[tuple[str, Any]] = []
         self._launches: list[dict[str, Any]] = []
+        self._blocks = 0  # TBs over all launches so far
 
     # -- the API calls ------------------------------------------------------------
     def malloc(
         self, name: str, shape: int | Sequence[int], *, element_bytes: int | None = None
     ) -> Buffer:
         """Allocates a buffer of ``shape`` elements; returns it for accesses."""
+        name = text(name, "a buffer's name")
         if name in self.buffers:
             raise ConfigError(f"application '{self.name}': buffer '{name}' is allocated twice")
         buf = Buffer(name, shape, self.element_bytes if element_bytes is None else element_bytes)
@@ -108,13 +112,25 @@ class Application:
                 text(kernel, "a kernel's name"), threads, regs_per_thread, smem_bytes, mem_requests
             )
         where = f"application '{self.name}': launch {index} ('{base.name}')"
-        dims = [grid] if isinstance(grid, (int, np.integer)) else list(grid)
+        if isinstance(grid, (int, np.integer)):
+            dims = [grid]
+        elif isinstance(grid, Sequence) and not isinstance(grid, str):
+            dims = list(grid)
+        else:
+            dims = []
         if not 1 <= len(dims) <= 3:
             raise ConfigError(f"{where}: grid must be a block count or (x, y[, z]); got {grid!r}")
         shape = tuple(whole(d, f"{where}: a grid dimension", 1, 2**31 - 1) for d in dims)
         shape = (*shape, 1, 1)[:3]
-        if shape[0] * shape[1] * shape[2] > 2**31 - 1:
+        blocks = shape[0] * shape[1] * shape[2]
+        if blocks > 2**31 - 1:
             raise ConfigError(f"{where}: the grid has more than 2^31 - 1 blocks")
+        if self._blocks + blocks > MAX_TOTAL_TBS:
+            raise ConfigError(
+                f"{where}: the application would have {self._blocks + blocks} TBs; at most "
+                f"{MAX_TOTAL_TBS} (2^31 - 1) TBs over all launches are supported"
+            )
+        self._blocks += blocks
         cycles = real(cost, f"{where}: cost", 0, 2**48)
         self._launches.append(
             {
@@ -155,7 +171,7 @@ class Application:
             raise ConfigError(f"application '{self.name}' launches no kernel")
         if hazards not in ("raw", "all"):
             raise ConfigError(f"hazards must be 'raw' or 'all'; got {hazards!r}")
-        limit = whole(max_pair_edges, "max_pair_edges", 0, 2**40)
+        limit = whole(max_pair_edges, "max_pair_edges", 0, 2**31 - 1)
         ids = {b: i for i, b in enumerate(self.buffers)}
         shapes = [(b.name, list(b.shape)) for b in self.buffers.values()]
         kernels = [
@@ -219,7 +235,8 @@ class Application:
 
     def _copy(self, kind: str, buffer: Buffer | str, size: int | None) -> None:
         buf = self._buffer(buffer, kind)
-        amount = buf.bytes if size is None else whole(size, f"{kind} of '{buf.name}': bytes", 0)
+        amount = buf.bytes if size is None else size
+        amount = whole(amount, f"{kind} of '{buf.name}': bytes", 0, 2**62)
         self.commands.append((kind, (buf.name, amount)))
 
     def _accesses(self, accesses: Iterable[Access], where: str, what: str) -> list[Access]:
