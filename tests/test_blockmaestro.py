@@ -251,20 +251,30 @@ def test_tbs_wait_for_buffer_entries_and_peaks_stay_within_the_buffers() -> None
         lambda a: a[64 * bx : 64 * bx + 64], lambda a: a[64 * bx - 1 : 64 * bx + 65], 16, 16, 1024
     )
     gpu = make_gpu(2, 4)
-    # The default sizing (one entry per TB slot, 8 here) already stalls:
-    # 8 running producer TBs have 9 children; 64 entries never stall.
-    auto = td.simulate(wl, gpu, td.Scheme("blockmaestro"))
+    # Strict waiting (when_full 'wait').  The default sizing (one entry per TB
+    # slot, 8 here) already stalls: 8 running producer TBs have 9 children;
+    # 64 entries never stall.
+    auto = td.simulate(wl, gpu, td.Scheme("blockmaestro", when_full="wait"))
     assert auto.stats["entry_stalls"] > 0 and auto.stats["pc_peak"] <= 8
     free = td.simulate(
-        wl, gpu, td.Scheme("blockmaestro", parent_counter_entries=64, dependency_list_entries=64)
+        wl,
+        gpu,
+        td.Scheme(
+            "blockmaestro", parent_counter_entries=64, dependency_list_entries=64, when_full="wait"
+        ),
     )
-    tight = td.simulate(
-        wl, gpu, td.Scheme("blockmaestro", parent_counter_entries=3, dependency_list_entries=2)
+    tight_scheme = td.Scheme(
+        "blockmaestro", parent_counter_entries=3, dependency_list_entries=2, when_full="wait"
     )
+    tight = td.simulate(wl, gpu, tight_scheme)
     assert free.stats["entry_stalls"] == 0
     assert tight.stats["entry_stalls"] > 0
     assert tight.stats["pc_peak"] <= 3 and tight.stats["dl_peak"] <= 2
     assert tight.makespan_cycles >= free.makespan_cycles
+    # The default ('bypass') never waits for entries: those TBs go unbuffered.
+    bypass = td.simulate(wl, gpu, tight_scheme.replace(when_full="bypass"))
+    assert bypass.stats["entry_stalls"] == 0 and bypass.stats["entry_bypasses"] > 0
+    assert bypass.stats["pc_peak"] <= 3 and bypass.stats["dl_peak"] <= 2
 
 
 def test_a_tb_goes_unbuffered_when_nothing_could_free_an_entry() -> None:
@@ -281,7 +291,10 @@ def test_a_tb_goes_unbuffered_when_nothing_could_free_an_entry() -> None:
     for when_full in ("bypass", "wait"):  # the slot is free and nothing runs: both agree
         r = td.simulate(wl, make_gpu(1, 1), scheme.replace(when_full=when_full), timeline=True)
         assert starts(r) == [0, 10, 20, 30, 40]
-        assert r.stats["entry_bypasses"] == 1 and r.stats["entry_stalls"] == 1
+        # Under 'wait' TB1 is held by the full buffer from t=0 (the slot was
+        # taken too); under 'bypass' it never waits for entries, only for the slot.
+        stalls = 1 if when_full == "wait" else 0
+        assert r.stats["entry_bypasses"] == 1 and r.stats["entry_stalls"] == stalls
         assert r.stats["pc_peak"] == 1
 
 

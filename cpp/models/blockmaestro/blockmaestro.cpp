@@ -235,8 +235,10 @@ BlockMaestroScheme::Held BlockMaestroScheme::issue_from(Engine& engine, std::int
     Need need = need_of(engine, t);
     const bool fits = buffers_.fits(need.list, need.counters, has_counter_[t]);
     if (!fits) {
-      held_now_.push_back(t);
-      if (!bypass_next_) return Held::ENTRIES;
+      if (!bypass_next_) {
+        held_now_.push_back(t);
+        return Held::ENTRIES;
+      }
       need = Need{};  // goes unbuffered: its children's counters are updated in memory
     }
     if (!engine.issue_round_robin(t)) return Held::SLOTS;

@@ -27,12 +27,12 @@ LaunchPlan LaunchPlan::build(const Workload& workload, std::int64_t parent_count
   const TaskGraph& g = *workload.graph;
   const std::int32_t n = g.size();
   LaunchPlan plan;
-  plan.has_application = workload.application != nullptr;
+  const Application* app = workload.application.get();
   plan.launch_of = launch_index(g);
   const std::int32_t launches =
       n == 0 ? 0 : *std::max_element(plan.launch_of.begin(), plan.launch_of.end()) + 1;
   plan.launches.resize(static_cast<std::size_t>(launches));
-  if (plan.has_application && workload.application->launches() != launches)
+  if (app && app->launches() != launches)
     throw ConfigError("workload '" + workload.name + "': its application launches " +
                       std::to_string(workload.application->launches()) + " kernels but its task "
                       "graph has " + std::to_string(launches) + " launch groups");
@@ -73,7 +73,7 @@ LaunchPlan LaunchPlan::build(const Workload& workload, std::int64_t parent_count
       parent_counter_bits >= 62 ? INT64_MAX : (std::int64_t{1} << parent_counter_bits) - 1;
   for (std::int32_t i = 0; i < launches; ++i) {
     LaunchInfo& L = plan.launches[i];
-    const std::int32_t declared = plan.has_application ? workload.application->launch_waits_for[i] : -1;
+    const std::int32_t declared = app ? app->launch_waits_for[i] : -1;
     const bool declared_full = i > 0 && declared == i - 1;
     if (declared >= 0 && declared < i - 1) L.waits_for = std::max(L.waits_for, declared);
     if (i == 0) {

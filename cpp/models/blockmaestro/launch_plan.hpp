@@ -41,7 +41,6 @@ struct LaunchPlan {
   std::vector<std::int32_t> launch_of;     // per node
   std::vector<std::int32_t> block_of;      // per node: its index in launch_of's tbs
   std::vector<std::int32_t> prev_parents;  // per node: parents in the previous launch
-  bool has_application = false;
 
   // ConfigError when an edge does not point to a later launch (launch groups
   // given by the graph), naming the edge.  A child with more than
