@@ -70,7 +70,8 @@ def test_run_writes_tables_figure_and_resolved_config(tmp_path: Path) -> None:
           tables: [parquet, csv]
           plots:
             - {kind: line, x: gpu.sms, y: speedup, file: speedup.png}
-            - {kind: heatmap, x: gpu.sms, y: replicate, value: makespan_us, file: heat.png}
+            - {kind: heatmap, x: gpu.sms, y: replicate, value: makespan_us, file: heat.png,
+               where: {scheme: dataflow_ideal}}
             - {kind: bar, x: gpu.sms, y: makespan_us, file: bars.png,
                where: {scheme: dataflow_ideal}}
     """),

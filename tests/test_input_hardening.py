@@ -74,8 +74,8 @@ def test_variant_names_swept_scheme_parameters_and_plots_split_by_them() -> None
     matplotlib.use("Agg")
     ax = td.plot.line(df, x="sms", y="makespan_us")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "dataflow_ideal policy=lrr",
-        "dataflow_ideal policy=fifo",
+        "dataflow_ideal, policy=lrr",
+        "dataflow_ideal, policy=fifo",
         "deplinks",
     ]
     ax = td.plot.line(df, x="policy", y="makespan_us")  # the x axis is not split again
@@ -105,7 +105,7 @@ def test_a_failed_run_in_a_checkpoint_fails_again_on_resume(tmp_path: Path) -> N
 
 def test_damaged_checkpoints_are_config_errors(tmp_path: Path) -> None:
     (tmp_path / "meta.json").write_text("{not json")
-    with raises("is not valid JSON"):
+    with raises("meta.json is damaged"):
         td.sweep(W.chain(2, cost=1), make_gpu(), "dataflow_ideal", checkpoint=tmp_path)
     (tmp_path / "meta.json").write_text(json.dumps({"seed": 0}))
     (tmp_path / "chunk-000001.parquet").write_text("garbage")

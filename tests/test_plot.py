@@ -27,21 +27,37 @@ def frame() -> pd.DataFrame:
     )
 
 
-def test_line_one_line_per_scheme_with_units(frame: pd.DataFrame) -> None:
+def test_line_one_line_per_configuration_with_units(frame: pd.DataFrame) -> None:
+    # tb_slots varies at every x: it splits lines rather than being averaged over
     ax = td.plot.line(frame, x="sms", y="makespan_us")
     assert ax.get_xlabel() == "gpu.sms (SMs)"
     assert ax.get_ylabel() == "makespan_us (us)"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "global_barrier",
-        "dataflow_ideal",
+        "global_barrier, gpu.tb_slots=1",
+        "global_barrier, gpu.tb_slots=2",
+        "dataflow_ideal, gpu.tb_slots=1",
+        "dataflow_ideal, gpu.tb_slots=2",
     ]
-    # each line has one point per x value, at the mean over replicates and tb_slots
-    xs, ys = ax.get_lines()[1].get_data()
-    expected = frame[frame.scheme == "dataflow_ideal"].groupby("gpu.sms")["makespan_us"].mean()
+    # each point is the mean over the replicates of one configuration
+    xs, ys = ax.get_lines()[3].get_data()
+    mine = frame[(frame.scheme == "dataflow_ideal") & (frame["gpu.tb_slots"] == 2)]
+    expected = mine.groupby("gpu.sms")["makespan_us"].mean()
     assert list(xs) == [1, 2, 4]
     assert np.allclose(ys, expected.to_numpy())
-    assert len(ax.collections) == 2  # replicate spread shaded per line
+    assert len(ax.collections) == 4  # replicate spread shaded per line
     plt.close(ax.figure)
+
+
+def test_line_refuses_to_average_over_a_parameter_it_does_not_show(frame: pd.DataFrame) -> None:
+    with pytest.raises(td.ConfigError, match=r"differ in gpu\.tb_slots \(gpu\.tb_slots: 1, 2\)"):
+        td.plot.line(frame, x="sms", y="makespan_us", hue="label")
+    ax = td.plot.line(frame, x="sms", y="makespan_us", hue=["label", "tb_slots"])
+    assert len(ax.get_lines()) == 4
+    plt.close(ax.figure)
+    panels = td.plot.line(frame, x="sms", y="makespan_us", hue="label", facet="tb_slots")
+    assert isinstance(panels, list) and len(panels) == 2
+    assert panels[1].get_title().endswith("gpu.tb_slots = 2")
+    plt.close(panels[0].figure)
 
 
 def test_heatmap_cells_hold_the_aggregated_values(frame: pd.DataFrame) -> None:
@@ -58,7 +74,7 @@ def test_heatmap_cells_hold_the_aggregated_values(frame: pd.DataFrame) -> None:
 
 def test_bar_and_bad_columns(frame: pd.DataFrame) -> None:
     ax = td.plot.bar(frame, x="sms", y="speedup")
-    assert len(ax.patches) == 6  # 3 sms values x 2 schemes
+    assert len(ax.patches) == 12  # 3 sms values x 2 schemes x 2 tb_slots
     plt.close(ax.figure)
     with pytest.raises(td.ConfigError, match="did you mean 'speedup'"):
         td.plot.line(frame, x="sms", y="sppedup")

@@ -7,8 +7,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from tbdse import cost as cost_mod
 from tbdse._checks import whole
+from tbdse._outdir import MANIFEST
 from tbdse._params import suggest
 from tbdse._plan import MAX_REPLICATES, axis_values, namespaces, resolve_key
 from tbdse.errors import ConfigError
@@ -26,6 +29,7 @@ TOP_KEYS = (
     "replicates",
     "threads",
     "on_error",
+    "expect_failures",
     "gpu",
     "gpus",
     "workload",
@@ -38,9 +42,9 @@ TOP_KEYS = (
     "outputs",
 )
 PLOT_KEYS: dict[str, tuple[str, ...]] = {
-    "line": ("kind", "x", "y", "hue", "spread", "logx", "logy", "title", "file", "where"),
-    "heatmap": ("kind", "x", "y", "value", "agg", "title", "file", "cmap", "where"),
-    "bar": ("kind", "x", "y", "hue", "title", "file", "logy", "where"),
+    "line": ("kind", "x", "y", "hue", "facet", "spread", "logx", "logy", "title", "file", "where"),
+    "heatmap": ("kind", "x", "y", "value", "facet", "agg", "title", "file", "cmap", "where"),
+    "bar": ("kind", "x", "y", "hue", "facet", "title", "file", "logy", "where"),
 }
 PLOT_CHOICES = {"spread": ("minmax", "std", "none"), "agg": ("mean", "median", "min", "max")}
 # A workload read from a file: its format, and the generator that reads it.
@@ -79,6 +83,13 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
     on_error = data.get("on_error", "raise")
     if on_error not in ("raise", "record"):
         problems.add(("on_error",), f"must be 'raise' or 'record'; got {on_error!r}")
+    expect_failures = data.get("expect_failures", False)
+    if not isinstance(expect_failures, bool):
+        problems.add(("expect_failures",), f"must be true or false; got {expect_failures!r}")
+    elif expect_failures and on_error != "record":
+        problems.add(
+            ("expect_failures",), "goes with 'on_error: record' (failed runs are kept as rows)"
+        )
     grid = _axes(problems, data, "grid", schemes, workloads)
     zipped = _axes(problems, data, "zip", schemes, workloads)
     if zipped and len({len(v) for v in zipped.values()}) > 1:
@@ -102,6 +113,7 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
         seed=seed,
         threads=threads,
         on_error=on_error,
+        expect_failures=expect_failures is True,
         tables=tables,
         plots=plots,
         description=str(data.get("description", "")),
@@ -376,24 +388,87 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
 
 
 def _check_sweep(problems: Problems, exp: Experiment) -> None:
-    """Builds the run table and validates every run; checks plot columns exist."""
+    """Builds the run table and validates every run; then checks each plot
+    against the table's columns and parameter values, as it will be drawn."""
     try:
         plan = exp.plan()
         runner = Runner(plan, exp.threads, False, exp.on_error, None)
     except ConfigError as exc:
         problems.add(("grid",) if exp.grid else (), str(exc))
         return
-    columns = set(runner.frame().columns)
-
-    def check(path: tuple[Any, ...], name: Any) -> None:
-        if name not in columns and not any(
-            f"{t}.{name}" in columns for t in ("gpu", "workload", "cost")
-        ):
-            problems.add(path, f"no result column '{name}'{suggest(str(name), columns)}")
-
+    preview = runner.preview()
+    outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, "checkpoint"}
+    files: dict[str, int] = {}
     for i, spec in enumerate(exp.plots):
-        for axis in ("x", "y", "hue", "value"):
-            if spec.options.get(axis) is not None:
-                check(("outputs", "plots", i, axis), spec.options[axis])
-        for name in spec.where:
-            check(("outputs", "plots", i, "where", name), name)
+        path = ("outputs", "plots", i)
+        if spec.file in files:
+            problems.add(
+                (*path, "file"), f"plots {files[spec.file]} and {i} both write {spec.file}"
+            )
+        files.setdefault(spec.file, i)
+        parts = Path(spec.file).parts
+        for k in range(1, len(parts)):
+            if "/".join(parts[:k]) in outputs:
+                problems.add(
+                    (*path, "file"),
+                    f"{spec.file} would lie inside {'/'.join(parts[:k])}, another output",
+                )
+        if _check_plot_columns(problems, path, spec, preview):
+            _check_plot_rows(problems, path, spec, preview)
+
+
+def _missing_column(name: str, frame: pd.DataFrame) -> str:
+    if name in ("speedup", "baseline_makespan_cycles"):
+        return f"no result column '{name}': it needs a baseline (add 'baseline: <scheme>')"
+    if name in ("status", "error"):
+        return f"no result column '{name}': failed runs are kept only with 'on_error: record'"
+    return f"no result column '{name}'{suggest(name, map(str, frame.columns))}"
+
+
+def _check_plot_columns(
+    problems: Problems, path: tuple[Any, ...], spec: PlotSpec, frame: pd.DataFrame
+) -> bool:
+    from tbdse.results import column
+
+    ok = True
+    named: list[tuple[tuple[Any, ...], Any]] = []
+    for axis in ("x", "y", "value", "facet", "hue"):
+        value = spec.options.get(axis)
+        if axis == "hue" and value == "auto":
+            continue
+        if isinstance(value, list) and axis == "hue":
+            named += [((*path, axis, k), v) for k, v in enumerate(value)]
+        elif value is not None:
+            named.append(((*path, axis), value))
+    named += [((*path, "where", name), name) for name in spec.where]
+    for where, name in named:
+        try:
+            column(frame, str(name))
+        except ConfigError:
+            problems.add(where, _missing_column(str(name), frame))
+            ok = False
+    return ok
+
+
+def _check_plot_rows(
+    problems: Problems, path: tuple[Any, ...], spec: PlotSpec, frame: pd.DataFrame
+) -> None:
+    """The plot's rows exist and draw without averaging configurations (known
+    before running: the parameter columns are)."""
+    from tbdse import plot
+    from tbdse.results import column
+
+    known = set(plot.parameter_columns(frame)) | {"scheme", "variant", "replicate", "seed"}
+    if all(column(frame, name) in known for name in spec.where):
+        rows = spec.rows(frame)
+        if rows.empty:
+            values = {n: list(dict.fromkeys(frame[column(frame, n)]))[:6] for n in spec.where}
+            shown = "; ".join(f"{n}: {', '.join(map(str, v))}" for n, v in values.items())
+            problems.add((*path, "where"), f"matches none of the {len(frame)} runs ({shown})")
+            return
+    else:
+        rows = frame
+    try:
+        plot.check(spec.kind, rows, **spec.options)
+    except ConfigError as exc:
+        problems.add(path, str(exc))

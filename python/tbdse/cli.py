@@ -3,59 +3,91 @@
 tbdse run experiments/quickstart.yaml -o results/quickstart
 tbdse validate experiments/quickstart.yaml
 tbdse list [schemes|gpus|workloads|costs|metrics]
+
+Exit status: 0 success; 1 a run failed (or runs recorded as failed that the
+file does not expect); 2 bad input (a ConfigError: the file, its values, the
+output folder); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
-
-import pandas as pd
 
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 
 LISTS = ("schemes", "gpus", "workloads", "costs", "metrics")
 
 
-def _print_table(frame: pd.DataFrame) -> None:
-    with pd.option_context(
-        "display.max_rows",
-        None,
-        "display.max_columns",
-        None,
-        "display.width",
-        200,
-        "display.max_colwidth",
-        70,
-    ):
-        print(frame.to_string(index=False))
+def plain_text(doc: str) -> str:
+    """Docstring markup as plain text: ``x`` / `x` / :func:`x` -> x."""
+    doc = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", doc)
+    return re.sub(r"``?([^`]+)``?", r"\1", doc)
+
+
+class _Writer:
+    """Prints paragraphs wrapped to the terminal, continuation lines indented."""
+
+    def __init__(self) -> None:
+        self.width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 120))
+
+    def item(self, text: str, indent: int = 0, hang: int = 4) -> None:
+        print(
+            textwrap.fill(
+                plain_text(text),
+                self.width,
+                initial_indent=" " * indent,
+                subsequent_indent=" " * (indent + hang),
+                break_on_hyphens=False,
+            )
+        )
 
 
 def _list(what: str) -> None:
+    import pandas as pd
+
     import tbdse as td
     from tbdse.results import metric_info
 
+    out = _Writer()
     if what == "schemes":
         for name in td.schemes.names():
             meta = td.schemes.info(name)
-            print(f"{name}: {meta['summary']} [{meta['paper_ref']}]")
+            out.item(f"{name}: {meta['summary']} [{meta['paper_ref']}]")
             for p in meta["params"]:
                 choices = f" (one of {', '.join(p['choices'])})" if p["choices"] else ""
                 unit = f" {p['unit']}" if p["unit"] else ""
-                print(f"    {p['name']} = {p['default']}{unit}{choices}: {p['doc']}")
-            stats = ", ".join(s["name"] for s in meta["stats"])
-            print(f"    reports: {stats}")
+                out.item(f"{p['name']} = {p['default']}{unit}{choices}: {p['doc']}", 4, 4)
+            out.item(f"reports: {', '.join(s['name'] for s in meta['stats'])}", 4, 4)
     elif what == "gpus":
-        _print_table(td.gpus.list_presets().reset_index())
+        table = td.gpus.list_presets().astype(object).T  # integers stay integers
+        units = {f["name"]: f["unit"] for f in td.gpus.field_info()}
+        table.index = pd.Index(
+            [f"{i} ({units[i]})" if units.get(i) else str(i) for i in table.index]
+        )
+        print(table.to_string())
     elif what == "workloads":
-        _print_table(td.workloads.list_generators().fillna(""))
+        frame = td.workloads.list_generators()
+        for generator, part in frame.groupby("generator", sort=True):
+            shown: list[str] = []
+            for param, required, default in zip(
+                part["param"], part["required"], part["default"], strict=True
+            ):
+                if isinstance(param, str):
+                    shown.append(param if required else f"{param}={default!r}")
+            out.item(f"{generator}({', '.join(shown)}): {part['doc'].iloc[0]}")
     elif what == "costs":
-        for kind, params in td.cost.kinds().items():
-            args = ", ".join(f"{k}={v:g}" for k, v in params.items())
-            print(f"{kind}({args})")
+        for kind, defaults in td.cost.kinds().items():
+            out.item(f"{kind}({', '.join(f'{k}={v:g}' for k, v in defaults.items())})")
     else:
-        _print_table(pd.DataFrame(metric_info().values()))
+        for m in metric_info().values():
+            unit = f" ({m['unit']})" if m["unit"] else ""
+            out.item(f"{m['name']}{unit}: {m['doc']}")
 
 
 def _threads(text: str) -> int:
@@ -68,10 +100,13 @@ def _threads(text: str) -> int:
     return value
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    from tbdse import _core
+
     parser = argparse.ArgumentParser(
         prog="tbdse", description="Design-space exploration of GPU thread-block scheduling."
     )
+    parser.add_argument("--version", action="version", version=f"tbdse {_core.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run an experiment file")
     run.add_argument("file", help="experiment YAML file")
@@ -80,40 +115,75 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--threads", type=_threads, default=None, help="worker threads (default: all cores)"
     )
     run.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    run.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace another experiment's results in --out (only files tbdse wrote are removed)",
+    )
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     val = sub.add_parser("validate", help="check an experiment file without running it")
     val.add_argument("file")
     lst = sub.add_parser("list", help="list schemes, GPU presets, workload generators, ...")
     lst.add_argument("what", nargs="?", choices=LISTS, default="schemes")
-    args = parser.parse_args(argv)
+    return parser
 
+
+def _run(args: argparse.Namespace) -> int:
     from tbdse import experiment
+    from tbdse.results import failure_summary
 
-    try:
-        if args.command == "list":
-            _list(args.what)
-            return 0
-        exp = experiment.load(args.file)
-        if args.command == "validate":
-            print(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")
-            return 0
-        frame = exp.run(
-            args.out,
-            resume=args.resume,
-            threads=args.threads,
-            progress=False if args.no_progress else None,
-        )
-        print(f"{exp.name}: {len(frame)} runs; results and figures are in {args.out}")
+    if args.command == "list":
+        _list(args.what)
         return 0
+    exp = experiment.load(args.file)
+    if args.command == "validate":
+        print(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")
+        return 0
+    frame = exp.run(
+        args.out,
+        resume=args.resume,
+        overwrite=args.overwrite,
+        threads=args.threads,
+        progress=False if args.no_progress else None,
+    )
+    problems = failure_summary(frame)
+    for line in problems:
+        print(line, file=sys.stderr)
+    failed = int((frame["status"] != "ok").sum()) if problems else 0
+    done = f"{len(frame)} runs" + (f", {failed} failed" if failed else "")
+    print(f"{exp.name}: {done}; results and figures are in {args.out}")
+    if failed and not exp.expect_failures:
+        print(
+            f"error: {failed} run(s) failed; if failures are expected, say "
+            "'expect_failures: true' in the experiment file",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        return _run(args)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except SweepInterrupted as exc:
         print(f"\n{exc}", file=sys.stderr)
         return 130
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
     except SimulationError as exc:
         print(f"simulation error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader went away (tbdse list | head): stop quietly, and keep
+        # Python from complaining when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

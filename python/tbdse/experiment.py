@@ -23,7 +23,6 @@ suggests the closest valid key for a misspelling.  See docs/experiments.md.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from tbdse._outdir import OutputFolder, atomic_write, write_text
 from tbdse._plan import Axes, Plan, build_plan, namespaces
 from tbdse.errors import SweepInterrupted
 from tbdse.gpus import Gpu
@@ -76,6 +76,7 @@ class Experiment:
     seed: int = 0
     threads: int | None = None
     on_error: str = "raise"
+    expect_failures: bool = False  # with on_error 'record': failed runs do not fail `tbdse run`
     tables: list[str] = field(default_factory=lambda: list(TABLE_FORMATS))
     plots: list[PlotSpec] = field(default_factory=list)
     description: str = ""
@@ -100,6 +101,7 @@ class Experiment:
             "seed": self.seed,
             "replicates": self.replicates,
             "on_error": self.on_error,
+            "expect_failures": self.expect_failures,
             "gpus": [{"name": g.name, **g.to_dict()} for g in self.gpus],
             "workloads": [_workload_entry(w) for w in self.workloads],
             "schemes": [_scheme_entry(s) for s in self.schemes],
@@ -126,11 +128,18 @@ class Experiment:
         }
         return out
 
+    def outputs(self) -> list[str]:
+        """The files a complete run writes into its output folder."""
+        return ["resolved.yaml", *(f"results.{fmt}" for fmt in self.tables)] + [
+            p.file for p in self.plots
+        ]
+
     def run(
         self,
         out_dir: str | Path,
         *,
         resume: bool = False,
+        overwrite: bool = False,
         threads: int | None = None,
         progress: bool | None = None,
         echo: Callable[[str], None] = print,
@@ -138,16 +147,18 @@ class Experiment:
         """Runs the sweep and writes tables, figures and resolved.yaml into ``out_dir``.
 
         Finished chunks are checkpointed in ``out_dir/checkpoint``; with
-        ``resume`` an interrupted run continues from there.
+        ``resume`` an interrupted run continues from there.  A folder holding
+        another experiment's results (or files tbdse would overwrite without
+        having written them) is refused unless ``overwrite``; tbdse only ever
+        deletes files it wrote (``tbdse-run.json`` lists them).
         """
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        checkpoint = out / "checkpoint"
-        if checkpoint.exists() and not resume:
-            shutil.rmtree(checkpoint)
-        (out / "resolved.yaml").write_text(yaml.safe_dump(self.resolved(), sort_keys=False))
+        out = OutputFolder(
+            out_dir, self.name, self.source, self.outputs(), resume=resume, overwrite=overwrite
+        )
+        resolved = yaml.safe_dump(self.resolved(), sort_keys=False)
+        atomic_write(out.file("resolved.yaml"), lambda p: write_text(p, resolved))
         plan = self.plan()
-        runner = Runner(plan, threads or self.threads, progress, self.on_error, checkpoint)
+        runner = Runner(plan, threads or self.threads, progress, self.on_error, out.checkpoint)
         restored = int(runner.done.sum())
         if restored:
             echo(f"resuming: {restored} of {plan.runs} runs already finished")
@@ -155,29 +166,30 @@ class Experiment:
             runner.run()
         except KeyboardInterrupt:
             frame = runner.frame()
-            frame.to_csv(out / "results.partial.csv", index=False)
+            partial = out.file("results.partial.csv")
+            atomic_write(partial, lambda p: frame.to_csv(p, index=False))
             raise SweepInterrupted(
                 frame,
                 f"interrupted after {len(frame)} of {plan.main_runs} runs; finished runs are in "
-                f"{checkpoint} (rerun with --resume to continue) and {out / 'results.partial.csv'}",
+                f"{out.checkpoint} (rerun with --resume to continue) and {partial}",
             ) from None
         frame = runner.frame()
         written = self._write(frame, out)
-        shutil.rmtree(checkpoint, ignore_errors=True)
-        (out / "results.partial.csv").unlink(missing_ok=True)
-        for path in written:
-            echo(f"wrote {path}")
+        out.finish(written)
+        out.discard_checkpoint()
+        for rel in written:
+            echo(f"wrote {out.path / rel}")
         return frame
 
-    def _write(self, frame: pd.DataFrame, out: Path) -> list[Path]:
-        written = [out / "resolved.yaml"]
+    def _write(self, frame: pd.DataFrame, out: OutputFolder) -> list[str]:
+        written = ["resolved.yaml"]
         for fmt in self.tables:
-            path = out / f"results.{fmt}"
+            rel = f"results.{fmt}"
             if fmt == "parquet":
-                frame.to_parquet(path, index=False)
+                atomic_write(out.file(rel), lambda p: frame.to_parquet(p, index=False))
             else:
-                frame.to_csv(path, index=False)
-            written.append(path)
+                atomic_write(out.file(rel), lambda p: frame.to_csv(p, index=False))
+            written.append(rel)
         if self.plots:
             # Figures outside pyplot: no GUI backend needed, and the caller's
             # backend (a notebook's inline one) is left alone.
@@ -189,11 +201,17 @@ class Experiment:
                 draw: Callable[..., Any] = getattr(plot, spec.kind)
                 figure = Figure(figsize=(6.4, 4.2))
                 draw(spec.rows(frame), ax=figure.subplots(), **spec.options)
-                path = out / spec.file
-                path.parent.mkdir(parents=True, exist_ok=True)
-                figure.savefig(path, dpi=120, bbox_inches="tight")
-                written.append(path)
+                fmt = Path(spec.file).suffix[1:]
+                atomic_write(out.file(spec.file), _save_figure(figure, fmt))
+                written.append(spec.file)
         return written
+
+
+def _save_figure(figure: Any, fmt: str) -> Callable[[Path], None]:
+    def save(path: Path) -> None:
+        figure.savefig(path, dpi=120, bbox_inches="tight", format=fmt)
+
+    return save
 
 
 def _workload_entry(w: Workload) -> dict[str, Any]:

@@ -2,11 +2,22 @@
 
 Every function takes the DataFrame :func:`tbdse.sweep` returns, resolves bare
 column names as sweeps do (``sms`` -> ``gpu.sms``), labels axes with units and
-returns the matplotlib Axes.
+returns the matplotlib Axes (a list of them with ``facet``).
+
+Nothing is averaged but replicates.  ``hue='auto'`` splits lines and bars by
+the scheme label and by every other parameter that varies at a given x; an
+explicit ``hue`` (a column or a list of columns) or a heatmap cell that would
+mix runs of different parameters is refused with a message naming them
+(select rows first, add them to ``hue``, or draw one panel per value with
+``facet``).  Runs that failed (``on_error='record'``) are marked: a point,
+bar or cell some of whose runs failed shows the mean of the others with a
+red mark and the count.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -14,28 +25,17 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from tbdse._params import suggest
 from tbdse.errors import ConfigError
 from tbdse.results import column, units
 
-__all__ = ["axis_label", "bar", "heatmap", "line"]
+__all__ = ["axis_label", "bar", "check", "heatmap", "line", "parameter_columns", "tick_text"]
 
-
-def _hue(df: pd.DataFrame, hue: str | None, x: str) -> tuple[pd.DataFrame, str | None]:
-    """The column to split lines or bars by.  'auto': the scheme label, plus the
-    swept scheme parameters other than the one on the x axis (a sweep's frame
-    names them in ``attrs['scheme_axes']``), so different configurations are
-    never averaged together."""
-    if hue != "auto":
-        return df, column(df, hue) if hue else None
-    if "label" not in df.columns:
-        return df, None
-    axes = [a for a in df.attrs.get("scheme_axes", []) if a != x and a in df.columns]
-    if not axes:
-        return df, "label"
-    parts = df["label"].astype(str)
-    for a in axes:
-        parts = parts + np.where(df[a].isna(), "", f" {a}=" + df[a].astype(str))
-    return df.assign(_hue=parts), "_hue"
+Hue = str | Sequence[str] | None
+FAILED_COLOUR = "#c0392b"
+# Columns that describe a run rather than measure it, besides the scheme parameters.
+_RUN_COLUMNS = ("label", "workload", "gpu")
+_DERIVED = ("workload.tasks", "workload.edges", "workload.levels")
 
 
 def axis_label(name: str) -> str:
@@ -44,11 +44,91 @@ def axis_label(name: str) -> str:
     return f"{name} ({unit})" if unit and unit not in ("fraction",) else name
 
 
-def _axes(ax: Axes | None) -> Axes:
-    if ax is not None:
-        return ax
-    _, ax = plt.subplots(figsize=(6.4, 4.2))
-    return ax
+def tick_text(value: Any) -> str:
+    """A parameter value as a tick or legend label: 64 (not 64.0), 'unbounded' for inf."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "n/a"
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        if math.isinf(number):
+            return "unbounded" if number > 0 else "-inf"
+        if number.is_integer() and abs(number) < 1e15:
+            return str(int(number))
+        return f"{number:g}"
+    return str(value)
+
+
+def parameter_columns(df: pd.DataFrame) -> list[str]:
+    """The columns that say which configuration a row ran (not its results)."""
+    named = df.attrs.get("parameters")
+    if named is None:  # a frame not made by tbdse.sweep: go by the naming rules
+        named = [*_RUN_COLUMNS, *(c for c in df.columns if str(c).startswith(("gpu.", "cost.")))]
+        named += [c for c in df.columns if str(c).startswith("workload.")]
+    return [c for c in named if c in df.columns and c not in _DERIVED]
+
+
+def _varying(df: pd.DataFrame, keys: list[str], candidates: list[str]) -> list[str]:
+    """The candidates that take more than one value among rows sharing ``keys``."""
+    if df.empty:
+        return []
+    groups = df.groupby(keys, dropna=False, sort=False) if keys else None
+    out = []
+    for c in candidates:
+        counts = groups[c].nunique(dropna=False) if groups is not None else df[c].nunique()
+        if int(np.max(counts)) > 1:
+            out.append(c)
+    return out
+
+
+def _splitting(df: pd.DataFrame, fixed: list[str], params: list[str]) -> list[str]:
+    """The fewest of ``params`` (preferring the scheme label, workload, GPU and
+    swept axes) that make every group of rows sharing ``fixed`` one configuration."""
+    swept = [c for c in df.attrs.get("scheme_axes", []) if c in params]
+    order = [c for c in _RUN_COLUMNS if c in params]
+    order += swept + [c for c in params if c not in order and c not in swept]
+    chosen: list[str] = []
+    for c in order:
+        if _varying(df, fixed + chosen, [c]):
+            chosen.append(c)
+    return chosen
+
+
+def _hue_columns(df: pd.DataFrame, hue: Hue, fixed: list[str]) -> list[str]:
+    """The columns lines/bars are split by, given the columns ``fixed`` per point."""
+    params = [c for c in parameter_columns(df) if c not in fixed]
+    if hue == "auto":
+        return _splitting(df, fixed, params)
+    chosen = [] if hue is None else [hue] if isinstance(hue, str) else list(hue)
+    chosen = [column(df, c) for c in chosen]
+    left = _splitting(df, fixed + chosen, [c for c in params if c not in chosen])
+    if left:
+        values = "; ".join(
+            f"{c}: {', '.join(tick_text(v) for v in list(dict.fromkeys(df[c]))[:4])}"
+            for c in left[:4]
+        )
+        raise ConfigError(
+            f"rows at the same {' / '.join(fixed)} differ in {', '.join(left)} ({values}), "
+            "which the figure would average together; select rows first (where / df[...]), "
+            f"split by them (hue=[..., {', '.join(repr(c) for c in left)}]) or draw one panel "
+            "per value (facet=...)"
+        )
+    return chosen
+
+
+def _labels(df: pd.DataFrame, cols: list[str]) -> pd.Series:
+    """Legend text per row: the label/workload/gpu values, name=value for the
+    rest (left out where the parameter does not apply to the row)."""
+
+    def text(row: tuple[Any, ...]) -> str:
+        parts = []
+        for c, v in zip(cols, row, strict=True):
+            if c in _RUN_COLUMNS or c == "variant":
+                parts.append(tick_text(v))
+            elif not pd.isna(v):
+                parts.append(f"{c}={tick_text(v)}")
+        return ", ".join(parts)
+
+    return pd.Series([text(r) for r in df[cols].itertuples(index=False)], index=df.index)
 
 
 def _numeric(df: pd.DataFrame, name: str) -> None:
@@ -56,53 +136,151 @@ def _numeric(df: pd.DataFrame, name: str) -> None:
         raise ConfigError(f"column '{name}' is not numeric; it cannot be plotted as a value")
 
 
+def _failed(df: pd.DataFrame) -> pd.Series:
+    if "status" not in df.columns:
+        return pd.Series(False, index=df.index)
+    return df["status"].astype(str) != "ok"
+
+
+def _facet_axes(ax: Axes | None, count: int) -> list[Axes]:
+    """``count`` panels side by side (wrapping after 3), in ``ax``'s place if given."""
+    cols = min(count, 3)
+    rows = -(-count // cols)
+    grid: Any
+    fig: Any
+    if ax is None:
+        fig = plt.figure(figsize=(4.2 * cols, 3.6 * rows))
+        grid = fig.add_gridspec(rows, cols)
+    else:
+        fig = ax.get_figure(root=True)
+        assert fig is not None
+        spec = ax.get_subplotspec()
+        ax.remove()
+        grid = spec.subgridspec(rows, cols) if spec is not None else fig.add_gridspec(rows, cols)
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(max(width, 4.2 * cols), max(height, 3.6 * rows))
+    return [fig.add_subplot(grid[i // cols, i % cols]) for i in range(count)]
+
+
+def _draw(
+    df: pd.DataFrame,
+    facet: str | None,
+    ax: Axes | None,
+    draw_one: Callable[[pd.DataFrame, Axes, str], None],
+    title: str,
+) -> Axes | list[Axes]:
+    if facet is None:
+        ax = ax if ax is not None else plt.subplots(figsize=(6.4, 4.2))[1]
+        draw_one(df, ax, title)
+        return ax
+    fc = column(df, facet)
+    values = list(dict.fromkeys(df[fc]))
+    panels = _facet_axes(ax, len(values))
+    for value, panel in zip(values, panels, strict=True):
+        draw_one(df[df[fc] == value], panel, f"{title}\n{fc} = {tick_text(value)}")
+    return panels
+
+
+def _positions(values: pd.Series) -> tuple[np.ndarray, dict[float, str]]:
+    """Numeric x positions; 'unbounded' (inf) is drawn one step past the largest
+    finite value and labelled so."""
+    xs = values.to_numpy(dtype=float)
+    ticks: dict[float, str] = {}
+    finite = xs[np.isfinite(xs)]
+    if np.isinf(xs).any():
+        top = float(finite.max()) if finite.size else 0.0
+        step = float(np.diff(np.unique(finite)).max()) if finite.size > 1 else max(1.0, top)
+        where = top + step
+        xs = np.where(np.isinf(xs), where, xs)
+        ticks[where] = "unbounded"
+    return xs, ticks
+
+
 def line(
     df: pd.DataFrame,
     x: str,
     y: str = "makespan_us",
-    hue: str | None = "auto",
+    hue: Hue = "auto",
     *,
+    facet: str | None = None,
     spread: str = "minmax",
     ax: Axes | None = None,
     logx: bool = False,
     logy: bool = False,
     title: str | None = None,
-) -> Axes:
-    """``y`` against ``x``, one line per ``hue`` value (mean over the rows at each x).
+) -> Axes | list[Axes]:
+    """``y`` against ``x``, one line per configuration, the mean over replicates.
 
-    ``hue='auto'`` draws a line per scheme label and value of every other swept
-    scheme parameter.  ``spread`` shades the replicate spread at each point:
-    'minmax', 'std' or 'none'.
+    ``hue='auto'`` draws a line per scheme label and per value of every other
+    parameter that varies at a given x; an explicit ``hue`` (a column or a list)
+    must cover every such parameter.  ``spread`` shades the replicate spread at
+    each point: 'minmax', 'std' or 'none'.  ``facet`` draws a panel per value of
+    a column.  Points where some runs failed carry a red mark.
     """
     if spread not in ("minmax", "std", "none"):
         raise ConfigError(f"spread must be 'minmax', 'std' or 'none'; got {spread!r}")
     xc, yc = column(df, x), column(df, y)
-    df, hc = _hue(df, hue, xc)
     _numeric(df, yc)
-    ax = _axes(ax)
-    groups = df.groupby(hc, sort=False, dropna=False) if hc else [(None, df)]
-    for key, part in groups:
-        stats = part.groupby(xc, sort=True)[yc].agg(["mean", "min", "max", "std"]).reset_index()
-        xs = stats[xc].to_numpy()
-        ax.plot(
-            xs, stats["mean"], marker="o", markersize=4, label=None if key is None else str(key)
-        )
-        if spread == "minmax" and (stats["max"] > stats["min"]).any():
-            ax.fill_between(xs, stats["min"], stats["max"], alpha=0.2)
-        elif spread == "std" and stats["std"].fillna(0).gt(0).any():
-            sd = stats["std"].fillna(0)
-            ax.fill_between(xs, stats["mean"] - sd, stats["mean"] + sd, alpha=0.2)
-    ax.set_xlabel(axis_label(xc))
-    ax.set_ylabel(axis_label(yc))
-    if logx:
-        ax.set_xscale("log")
-    if logy:
-        ax.set_yscale("log")
-    if hc:
-        ax.legend(title=None if hc == "_hue" else hc, fontsize="small")
-    ax.grid(True, alpha=0.3)
-    ax.set_title(title or f"{yc} vs {xc}")
-    return ax
+    fixed = [xc] + ([column(df, facet)] if facet else [])
+    hues = _hue_columns(df, hue, fixed)
+
+    def draw_one(part: pd.DataFrame, ax: Axes, text: str) -> None:
+        part = part.assign(_hue=_labels(part, hues), _failed=_failed(part))
+        ticks: dict[float, str] = {}
+        numeric_x = pd.api.types.is_numeric_dtype(part[xc])
+        marked = False
+        for key, group in part.groupby("_hue", sort=False):
+            ok = group[~group["_failed"]]
+            stats = ok.groupby(xc, sort=True)[yc].agg(["mean", "min", "max", "std"])
+            fails = group.groupby(xc, sort=True)["_failed"].agg(["sum", "size"])
+            stats = stats.reindex(fails.index)
+            if numeric_x:
+                xs, more = _positions(pd.Series(stats.index))
+                ticks.update(more)
+            else:
+                xs = np.array([tick_text(v) for v in stats.index], dtype=object)
+            label = str(key) if hues else None
+            ax.plot(xs, stats["mean"], marker="o", markersize=4, label=label)
+            if spread == "minmax" and (stats["max"] > stats["min"]).any():
+                ax.fill_between(xs, stats["min"], stats["max"], alpha=0.2)
+            elif spread == "std" and stats["std"].fillna(0).gt(0).any():
+                sd = stats["std"].fillna(0)
+                ax.fill_between(xs, stats["mean"] - sd, stats["mean"] + sd, alpha=0.2)
+            bad = fails["sum"].to_numpy() > 0
+            if bad.any():
+                marked = True
+                means = stats["mean"].to_numpy()
+                low = np.nanmin(means) if np.isfinite(means).any() else 0.0
+                ys = np.where(np.isfinite(means), means, low)
+                ax.scatter(np.asarray(xs)[bad], ys[bad], marker="x", color=FAILED_COLOUR, zorder=3)
+                for xv, yv, s, n in zip(
+                    np.asarray(xs)[bad], ys[bad], fails["sum"][bad], fails["size"][bad], strict=True
+                ):
+                    ax.annotate(
+                        f"{s}/{n} failed",
+                        (xv, yv),
+                        fontsize=6,
+                        color=FAILED_COLOUR,
+                        xytext=(3, 3),
+                        textcoords="offset points",
+                    )
+        if ticks:
+            positions = sorted(set(ax.get_xticks()) | set(ticks))
+            ax.set_xticks(positions, [ticks.get(p, tick_text(p)) for p in positions])
+        ax.set_xlabel(axis_label(xc))
+        ax.set_ylabel(axis_label(yc))
+        if logx:
+            ax.set_xscale("log")
+        if logy:
+            ax.set_yscale("log")
+        if hues or marked:
+            if marked:
+                ax.scatter([], [], marker="x", color=FAILED_COLOUR, label="some runs failed")
+            ax.legend(fontsize="small")
+        ax.grid(True, alpha=0.3)
+        ax.set_title(text)
+
+    return _draw(df, facet, ax, draw_one, title or f"{yc} vs {xc}")
 
 
 def heatmap(
@@ -112,31 +290,69 @@ def heatmap(
     value: str,
     *,
     agg: str = "mean",
+    facet: str | None = None,
     ax: Axes | None = None,
     cmap: str = "viridis",
     annotate: bool = True,
     title: str | None = None,
-) -> Axes:
-    """``value`` over two parameters (``agg`` over replicates and other rows per cell)."""
+) -> Axes | list[Axes]:
+    """``value`` over two parameters, ``agg`` over the replicates of each cell.
+
+    A cell whose rows differ in another parameter is refused (select rows, or
+    ``facet`` by it).  Cells some of whose runs failed are marked with the
+    count; cells whose runs all failed read 'failed'.
+    """
     xc, yc, vc = column(df, x), column(df, y), column(df, value)
     _numeric(df, vc)
     if agg not in ("mean", "median", "min", "max"):
         raise ConfigError(f"agg must be mean, median, min or max; got {agg!r}")
-    table = df.pivot_table(index=yc, columns=xc, values=vc, aggfunc=agg)  # type: ignore[arg-type]
-    grid = table.sort_index().sort_index(axis=1)
-    ax = _axes(ax)
-    image = ax.imshow(grid.to_numpy(dtype=float), origin="lower", aspect="auto", cmap=cmap)
-    ax.set_xticks(range(grid.shape[1]), [str(v) for v in grid.columns])
-    ax.set_yticks(range(grid.shape[0]), [str(v) for v in grid.index])
-    ax.set_xlabel(axis_label(xc))
-    ax.set_ylabel(axis_label(yc))
-    bar_ = ax.figure.colorbar(image, ax=ax)
-    bar_.set_label(f"{axis_label(vc)}, {agg}")
-    if annotate and grid.size <= 400:
+    fixed = [xc, yc] + ([column(df, facet)] if facet else [])
+    _hue_columns(df, None, fixed)  # refuses cells that mix configurations
+
+    def draw_one(part: pd.DataFrame, ax: Axes, text: str) -> None:
+        failed = _failed(part)
+        ok = part[~failed]
+        table = ok.pivot_table(index=yc, columns=xc, values=vc, aggfunc=agg)  # type: ignore[arg-type]
+        counts = part.assign(_f=failed).pivot_table(
+            index=yc, columns=xc, values="_f", aggfunc=["sum", "size"]
+        )
+        grid = table.reindex(index=counts.index, columns=counts["sum"].columns)
+        grid = grid.sort_index().sort_index(axis=1)
+        n_failed, n_runs = (
+            pd.DataFrame(counts[k])
+            .reindex(index=grid.index, columns=grid.columns)
+            .fillna(0)
+            .to_numpy(dtype=int)
+            for k in ("sum", "size")
+        )
         values = grid.to_numpy(dtype=float)
+        image = ax.imshow(values, origin="lower", aspect="auto", cmap=cmap)
+        ax.set_xticks(range(grid.shape[1]), [tick_text(v) for v in grid.columns])
+        ax.set_yticks(range(grid.shape[0]), [tick_text(v) for v in grid.index])
+        ax.set_xlabel(axis_label(xc))
+        ax.set_ylabel(axis_label(yc))
+        colour_bar = ax.figure.colorbar(image, ax=ax)
+        colour_bar.set_label(f"{axis_label(vc)}, {agg}")
         middle = np.nanmean(values) if np.isfinite(values).any() else 0.0
         for (i, j), v in np.ndenumerate(values):
-            if np.isfinite(v):
+            if n_failed[i, j] and not np.isfinite(v):
+                ax.add_patch(
+                    plt.Rectangle(
+                        (j - 0.5, i - 0.5), 1, 1, fill=False, hatch="xx", color=FAILED_COLOUR
+                    )
+                )
+                ax.text(j, i, "failed", ha="center", va="center", fontsize=7, color=FAILED_COLOUR)
+            elif n_failed[i, j]:
+                ax.text(
+                    j,
+                    i,
+                    f"{v:.3g}\n{n_failed[i, j]}/{n_runs[i, j]} failed",
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color=FAILED_COLOUR,
+                )
+            elif annotate and grid.size <= 400 and np.isfinite(v):
                 ax.text(
                     j,
                     i,
@@ -146,53 +362,127 @@ def heatmap(
                     fontsize=7,
                     color="white" if v < middle else "black",
                 )
-    ax.set_title(title or f"{vc} over {xc} x {yc}")
-    return ax
+        ax.set_title(text)
+
+    return _draw(df, facet, ax, draw_one, title or f"{vc} over {xc} x {yc}")
 
 
 def bar(
     df: pd.DataFrame,
     x: str,
     y: str = "speedup",
-    hue: str | None = "auto",
+    hue: Hue = "auto",
     *,
+    facet: str | None = None,
     ax: Axes | None = None,
     logy: bool = False,
     title: str | None = None,
-) -> Axes:
-    """Grouped bars: mean ``y`` per ``x`` category, one bar per ``hue``, min-max whiskers."""
+) -> Axes | list[Axes]:
+    """Grouped bars: mean ``y`` per ``x`` category, one bar per configuration
+    (``hue`` as for :func:`line`), whiskers spanning the replicates' min to max.
+    Many or long category names are rotated; more than 24 categories turn the
+    bars horizontal."""
     xc, yc = column(df, x), column(df, y)
-    df, hc = _hue(df, hue, xc)
     _numeric(df, yc)
-    keys: list[Any] = [xc] + ([hc] if hc else [])
-    stats = df.groupby(keys, sort=False)[yc].agg(["mean", "min", "max"])
-    categories = list(dict.fromkeys(df[xc]))
-    series = list(dict.fromkeys(df[hc])) if hc else [None]
-    ax = _axes(ax)
-    width = 0.8 / len(series)
-    for k, s in enumerate(series):
-        means, lows, highs = [], [], []
-        for c in categories:
-            row = stats.loc[(c, s) if hc else c] if ((c, s) if hc else c) in stats.index else None
-            means.append(np.nan if row is None else row["mean"])
-            # max(0, ...): rounding can put a mean of equal values a hair outside them
-            lows.append(0 if row is None else max(0.0, row["mean"] - row["min"]))
-            highs.append(0 if row is None else max(0.0, row["max"] - row["mean"]))
-        pos = np.arange(len(categories)) - 0.4 + width * (k + 0.5)
-        ax.bar(
-            pos, means, width, yerr=[lows, highs], capsize=2, label=None if s is None else str(s)
-        )
-    ax.set_xticks(
-        range(len(categories)),
-        [str(c) for c in categories],
-        rotation=30 if len(categories) > 6 else 0,
-    )
-    ax.set_xlabel(axis_label(xc))
-    ax.set_ylabel(axis_label(yc))
-    if logy:
-        ax.set_yscale("log")
-    if hc:
-        ax.legend(title=None if hc == "_hue" else hc, fontsize="small")
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.set_title(title or f"{yc} by {xc}")
-    return ax
+    fixed = [xc] + ([column(df, facet)] if facet else [])
+    hues = _hue_columns(df, hue, fixed)
+
+    def draw_one(part: pd.DataFrame, ax: Axes, text: str) -> None:
+        part = part.assign(_hue=_labels(part, hues), _failed=_failed(part))
+        ok = part[~part["_failed"]]
+        stats = ok.groupby([xc, "_hue"], sort=False)[yc].agg(["mean", "min", "max"])
+        fails = part.groupby([xc, "_hue"], sort=False)["_failed"].agg(["sum", "size"])
+        categories = list(dict.fromkeys(part[xc]))
+        series = list(dict.fromkeys(part["_hue"]))
+        names = [tick_text(c) for c in categories]
+        horizontal = len(categories) > 24
+        width = 0.8 / len(series)
+        spread = False
+        for k, s in enumerate(series):
+            means, lows, highs, marks = [], [], [], []
+            for c in categories:
+                row = stats.loc[(c, s)] if (c, s) in stats.index else None
+                means.append(np.nan if row is None else row["mean"])
+                # max(0, ...): rounding can put a mean of equal values a hair outside them
+                lows.append(0 if row is None else max(0.0, row["mean"] - row["min"]))
+                highs.append(0 if row is None else max(0.0, row["max"] - row["mean"]))
+                f = fails.loc[(c, s)] if (c, s) in fails.index else None
+                marks.append(
+                    None if f is None or not f["sum"] else f"{f['sum']}/{f['size']} failed"
+                )
+            spread = spread or any(h > 0 or lo > 0 for h, lo in zip(highs, lows, strict=True))
+            pos = np.arange(len(categories)) - 0.4 + width * (k + 0.5)
+            label = s if hues else None
+            whiskers = [lows, highs]
+            if horizontal:
+                bars = ax.barh(pos, means, width, xerr=whiskers, capsize=2, label=label)
+            else:
+                bars = ax.bar(pos, means, width, yerr=whiskers, capsize=2, label=label)
+            for patch, mark in zip(bars, marks, strict=True):
+                if mark:
+                    patch.set_hatch("xx")
+                    patch.set_edgecolor(FAILED_COLOUR)
+                    ax.annotate(
+                        mark,
+                        (patch.get_x() + patch.get_width() / 2, patch.get_y() + patch.get_height()),
+                        fontsize=6,
+                        color=FAILED_COLOUR,
+                        ha="center",
+                        va="bottom",
+                    )
+        long_names = max((len(n) for n in names), default=0) > 8
+        if horizontal:
+            ax.set_yticks(range(len(categories)), names)
+            ax.invert_yaxis()
+            ax.set_ylabel(axis_label(xc))
+            ax.set_xlabel(axis_label(yc))
+        else:
+            rotate = len(categories) > 6 or (long_names and len(categories) > 3)
+            ax.set_xticks(
+                range(len(categories)),
+                names,
+                rotation=45 if rotate else 0,
+                ha="right" if rotate else "center",
+            )
+            ax.set_xlabel(axis_label(xc))
+            ax.set_ylabel(axis_label(yc))
+        if logy:
+            (ax.set_xscale if horizontal else ax.set_yscale)("log")
+        if hues:
+            ax.legend(fontsize="small")
+        if spread:
+            ax.text(
+                1.0,
+                -0.02 if horizontal else 1.0,
+                "whiskers: min to max over replicates",
+                transform=ax.transAxes,
+                ha="right",
+                va="top" if horizontal else "bottom",
+                fontsize=6,
+                color="0.35",
+            )
+        ax.grid(True, axis="x" if horizontal else "y", alpha=0.3)
+        ax.set_title(text)
+
+    return _draw(df, facet, ax, draw_one, title or f"{yc} by {xc}")
+
+
+KINDS: dict[str, Callable[..., Any]] = {"line": line, "heatmap": heatmap, "bar": bar}
+
+
+def check(kind: str, df: pd.DataFrame, **options: Any) -> None:
+    """The checks ``kind`` makes before drawing (columns exist, values are
+    numeric, nothing would be averaged), without drawing; ConfigError otherwise."""
+    if kind not in KINDS:
+        raise ConfigError(f"unknown plot kind '{kind}'{suggest(kind, KINDS)}")
+    x, y = str(options.get("x")), str(options.get("y"))
+    facet = options.get("facet")
+    value = options.get("value") if kind == "heatmap" else y
+    xc = column(df, x)
+    fixed = [xc] + ([column(df, facet)] if facet else [])
+    if value is not None:
+        _numeric(df, column(df, value))
+    if kind == "heatmap":
+        _hue_columns(df, None, [*fixed, column(df, y)])
+    else:
+        _hue_columns(df, options.get("hue", "auto"), fixed)

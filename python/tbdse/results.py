@@ -9,6 +9,7 @@ fields, workload and cost-model parameters qualified (``gpu.sms``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -17,14 +18,51 @@ import numpy as np
 import pandas as pd
 
 from tbdse import _core
-from tbdse._params import suggest
+from tbdse._params import UNBOUNDED, suggest
 from tbdse._plan import Plan
 from tbdse.errors import ConfigError
 from tbdse.gpus import field_info
 
-__all__ = ["Result", "column", "metric_info", "units"]
+__all__ = ["Result", "column", "failure_summary", "metric_info", "units"]
 
 STATUS_NAMES = {0: "ok", 1: "config_error", 2: "deadlock", 3: "simulation_error"}
+_RUN_PREFIX = re.compile(r"^run \d+: .*?, replicate \d+: ")
+
+
+def _failure_reason(error: str) -> str:
+    """The part of a run's error message that runs failing the same way share."""
+    text = _RUN_PREFIX.sub("", error, count=1)
+    if "Cause: " in text:
+        text = text.split("Cause: ", 1)[1].split(" Stuck:", 1)[0]
+    else:
+        text = text.split(". ", 1)[0]
+    return re.sub(r"\d+", "N", text.strip().rstrip("."))
+
+
+def failure_summary(frame: pd.DataFrame, limit: int = 8) -> list[str]:
+    """Lines describing the failed runs of a table made with ``on_error='record'``,
+    grouped by status and reason, largest group first, each with the schemes it
+    hit and one full message; [] when every run succeeded."""
+    if "status" not in frame.columns:
+        return []
+    failed = frame[frame["status"] != "ok"]
+    if failed.empty:
+        return []
+    reasons = failed["error"].astype(str).map(_failure_reason)
+    groups = failed.assign(_reason=reasons).groupby(["status", "_reason"], sort=False)
+    lines = [f"{len(failed)} of {len(frame)} runs failed:"]
+    for (status, reason), part in sorted(groups, key=lambda g: -len(g[1]))[:limit]:
+        variants = list(dict.fromkeys(part["variant"].astype(str)))
+        shown = ", ".join(variants[:3]) + (
+            f" and {len(variants) - 3} more" if len(variants) > 3 else ""
+        )
+        lines.append(f"  {len(part)} x {status}: {reason} [{shown}]")
+        lines.append(f"      e.g. {part['error'].iloc[0][:300]}")
+    if groups.ngroups > limit:
+        lines.append(
+            f"  ... and {groups.ngroups - limit} more kinds of failure (see the 'error' column)"
+        )
+    return lines
 
 
 @cache
@@ -71,6 +109,28 @@ def column(df: pd.DataFrame, name: str) -> str:
     )
 
 
+def typed_column(values: Sequence[Any]) -> Any:
+    """One type per parameter column, so that tables round-trip through Parquet
+    and CSV: booleans as nullable booleans, whole numbers as nullable Int64,
+    numbers mixed with 'unbounded' as floats (unbounded = inf), anything else
+    ('auto' beside numbers, names, paths) as text.  None marks a run the
+    parameter does not apply to."""
+    present = [v for v in values if v is not None]
+    if all(isinstance(v, (bool, np.bool_)) for v in present):
+        return pd.array(values, dtype="boolean")
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in present):
+        return pd.array(values, dtype="Int64")
+    numeric = all(
+        (isinstance(v, (int, float, np.number)) and not isinstance(v, bool)) or v == UNBOUNDED
+        for v in present
+    )
+    if numeric and present:
+        return np.array(
+            [np.nan if v is None else (np.inf if v == UNBOUNDED else float(v)) for v in values]
+        )
+    return pd.array([None if v is None else str(v) for v in values], dtype="str")
+
+
 def _param_columns(plan: Plan, rows: np.ndarray) -> dict[str, Any]:
     """Scheme parameters (effective values), NaN/None where a scheme lacks one."""
     axes = plan.axes
@@ -93,7 +153,7 @@ def _param_columns(plan: Plan, rows: np.ndarray) -> dict[str, Any]:
                 col[mask] = vals[axes.points[plan.point_of[rows[mask]], j]]
             else:
                 col[mask] = s.params[name]
-        out[name] = pd.Series(col).infer_objects().to_numpy()
+        out[name] = typed_column(list(col))
     return out
 
 
@@ -148,7 +208,7 @@ def _workload_columns(
         params += [p for p in w.params if p not in params]
     for p in params:
         vals = np.array([w.params.get(p) for w in tables], dtype=object)[w_of]
-        out[f"workload.{p}"] = pd.Series(vals).infer_objects().to_numpy()
+        out[f"workload.{p}"] = typed_column(list(vals))
     for attr in ("tasks", "edges", "levels"):
         out[f"workload.{attr}"] = np.array([getattr(w, attr) for w in tables], dtype=np.int64)[w_of]
     out["cost.model"] = np.array([w.cost.kind for w in tables], dtype=object)[w_of]
@@ -185,10 +245,13 @@ def build_frame(
         "label": np.array([s.label() for s in plan.schemes], dtype=object)[plan.scheme_of[rows]],
         "variant": _labels(plan, rows),
     }
-    data.update(_workload_columns(plan, rows, cost_overrides))
+    workload_cols = _workload_columns(plan, rows, cost_overrides)
+    scheme_cols = _param_columns(plan, rows)
+    gpu_cols = _gpu_columns(plan, rows, gpu_overrides)
+    data.update(workload_cols)
     data["gpu"] = np.array([g.name for g in plan.gpus], dtype=object)[plan.gpu_of[rows]]
-    data.update(_param_columns(plan, rows))
-    data.update(_gpu_columns(plan, rows, gpu_overrides))
+    data.update(scheme_cols)
+    data.update(gpu_cols)
     data["replicate"] = plan.replicate_of[rows].astype(np.int64)
     data["seed"] = np.full(len(rows), plan.seed, dtype=np.int64)
     for c, name in enumerate(columns):
@@ -209,8 +272,12 @@ def build_frame(
     data["config_hash"] = np.array([f"{int(h):016x}" for h in hashes[rows]], dtype=object)
     data["tbdse_version"] = tbdse.__version__
     frame = pd.DataFrame(data)
-    # Which scheme parameters the sweep varied: plots split lines by them.
+    # Which scheme parameters the sweep varied, and which columns describe a
+    # run's configuration: plots split lines by them rather than average them.
     frame.attrs["scheme_axes"] = [plan.axes.keys[j].name for j in plan.axes.columns("scheme")]
+    frame.attrs["parameters"] = ["label", "workload", "gpu", *scheme_cols] + [
+        c for c in [*workload_cols, *gpu_cols] if c != "workload"
+    ]
     return frame
 
 

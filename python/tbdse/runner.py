@@ -22,6 +22,7 @@ import pandas as pd
 
 from tbdse import _core
 from tbdse._checks import whole
+from tbdse._outdir import atomic_write, os_problem, write_text
 from tbdse._plan import MAX_REPLICATES, Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 from tbdse.gpus import Gpu, as_gpu
@@ -75,26 +76,33 @@ def _raise_run_error(core: _core.Sweep, run: int, message: str) -> None:
 class _Checkpoint:
     """Finished runs on disk: one parquet file per chunk plus meta.json."""
 
-    def __init__(
-        self, directory: str | Path, seed: int, columns_hint: Sequence[str] | None = None
-    ) -> None:
+    def __init__(self, directory: str | Path, seed: int) -> None:
         self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        if self.dir.exists() and not self.dir.is_dir():
+            raise ConfigError(f"checkpoint {self.dir} is a file, not a folder; use another path")
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise os_problem(self.dir, "create checkpoint folder", exc) from None
         meta = self.dir / "meta.json"
         if meta.exists():
             try:
-                stored = json.loads(meta.read_text())
-            except json.JSONDecodeError:
+                stored = json.loads(meta.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+                stored = None
+            if not isinstance(stored, dict) or "seed" not in stored:
                 raise ConfigError(
-                    f"checkpoint {meta} is not valid JSON; use another directory"
-                ) from None
+                    f"checkpoint {meta} is damaged; delete the checkpoint folder (its finished "
+                    "runs are lost) or use another one"
+                )
             if stored.get("seed") != seed:
                 raise ConfigError(
                     f"checkpoint {self.dir} was written by a sweep with seed {stored.get('seed')}, "
                     f"not {seed}; use another directory"
                 )
         else:
-            meta.write_text(json.dumps({"seed": seed}))
+            text = json.dumps({"seed": seed})
+            atomic_write(meta, lambda p: write_text(p, text))
         self.count = len(list(self.dir.glob("chunk-*.parquet")))
 
     def load(self) -> pd.DataFrame | None:
@@ -123,8 +131,12 @@ class _Checkpoint:
         frame["_error"] = res["errors"]
         self.count += 1
         tmp = self.dir / f".chunk-{self.count:06d}.tmp"
-        frame.to_parquet(tmp, index=False)
-        tmp.rename(self.dir / f"chunk-{self.count:06d}.parquet")  # atomic: never half a chunk
+        try:
+            frame.to_parquet(tmp, index=False)
+            tmp.rename(self.dir / f"chunk-{self.count:06d}.parquet")  # atomic: never half a chunk
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise os_problem(self.dir, "write checkpoint chunk into", exc) from None
 
 
 class Runner:
@@ -250,6 +262,21 @@ class Runner:
             bar = tqdm(total=total, unit="run", desc="tbdse sweep", initial=0, leave=False)
         bar.update(pos - bar.n)
         return bar
+
+    def preview(self) -> pd.DataFrame:
+        """The result table's rows before anything ran: every parameter column
+        filled in, every metric NaN (what a file's plots are checked against)."""
+        every = np.ones(self.plan.runs, dtype=bool)
+        return build_frame(
+            self.plan,
+            self.columns,
+            self.metrics,
+            self.hashes,
+            self.status,
+            self.errors,
+            every,
+            self.on_error == "record",
+        )
 
     def frame(self) -> pd.DataFrame:
         return build_frame(
