@@ -27,7 +27,7 @@ def raises(match: str, exc: type[BaseException] = td.ConfigError) -> Any:
     [
         ({"gpu.clock_mhz": [math.nan, 100]}, "sweep axis 'gpu.clock_mhz': value 0 is NaN"),
         ({"cost.cycles": [10, math.nan]}, "sweep axis 'cost.cycles': value 1 is NaN"),
-        ({"sms": [4, 4]}, "sweep axis 'sms' lists 4 twice"),
+        ({"sms": [4, 4]}, "sweep axis 'sms' lists the same value twice"),
         ({"sms": np.array([[1, 2]])}, "sweep axis 'sms' needs a flat list of values"),
         ({"seed": [1, 2]}, "'seed' is also a result column"),
     ],

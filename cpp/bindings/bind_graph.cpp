@@ -8,6 +8,7 @@
 #include "bindings.hpp"
 #include "core/errors.hpp"
 #include "core/generators.hpp"
+#include "core/memory.hpp"
 #include "core/task_graph.hpp"
 
 namespace tbdse::bindings {
@@ -83,6 +84,14 @@ void register_graph(py::module_& m) {
         for (TaskId t = 0; t < g.size(); ++t) by_node[t] = c[g.original_id(t)];
         return g.critical_path(by_node);
       });
+
+  m.def("check_graph_fits", [](const std::string& what, double nodes, double edges) {
+    require_graph_fits(what, nodes, edges);
+  }, py::arg("what"), py::arg("nodes"), py::arg("edges"),
+     "ConfigError unless a graph of this size has valid ids and fits in memory.");
+  m.def("available_memory", &available_memory_bytes, "Bytes this process can still allocate.");
+  m.def("check_memory", [](const std::string& what, double bytes) { require_memory(what, bytes); },
+        py::arg("what"), py::arg("bytes"), "ConfigError when `bytes` cannot fit in memory.");
 
   m.def("make_wavefront", [](std::int64_t rows, std::int64_t cols) {
     const auto r = arg32(rows, "wavefront", "rows"), c = arg32(cols, "wavefront", "cols");

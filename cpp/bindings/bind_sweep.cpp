@@ -62,11 +62,21 @@ class PySweep {
   std::size_t runs() const { return spec_.runs(); }
   std::vector<std::string> columns() const { return result_columns(spec_); }
 
-  py::array_t<std::uint64_t> validate() const {
+  py::array_t<std::uint64_t> validate(
+      const std::optional<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>&
+          runs) const {
+    std::vector<std::size_t> selected;
+    if (runs) {
+      if (runs->size() == 0) return to_numpy(std::vector<std::uint64_t>{});
+      for (const std::int64_t i : to_vector(*runs)) {
+        if (i < 0) throw ConfigError("sweep: negative run index");
+        selected.push_back(static_cast<std::size_t>(i));
+      }
+    }
     std::vector<std::uint64_t> hashes;
     {
       py::gil_scoped_release release;
-      hashes = validate_sweep(spec_);
+      hashes = validate_sweep(spec_, 0, selected);
     }
     return to_numpy(std::move(hashes));
   }
@@ -133,9 +143,9 @@ void register_sweep(py::module_& m) {
            py::arg("replicate_of"), py::arg("overrides"), py::arg("seed"))
       .def_property_readonly("runs", &PySweep::runs)
       .def_property_readonly("columns", &PySweep::columns, "Metric columns of the results.")
-      .def("validate", &PySweep::validate,
-           "Resolve every run and create its scheme without simulating; ConfigError on the first "
-           "bad one.  Returns each run's configuration hash.")
+      .def("validate", &PySweep::validate, py::arg("runs") = py::none(),
+           "Resolve the given runs (default: all) and create their schemes without simulating; "
+           "ConfigError on the first bad one.  Returns each run's configuration hash.")
       .def("run", &PySweep::run, py::arg("runs"), py::arg("threads") = 0,
            "Simulate the given runs in parallel, one result row each, in that order; failures "
            "are reported per row.")

@@ -43,9 +43,18 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
       best_distance = d;
     }
   }
-  // Only suggest when the misspelling is plausibly of that name.
+  // Only suggest when the misspelling is plausibly of that name, or when the
+  // name is the start of exactly one valid name (tbdse.params.suggest agrees).
   const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
-  return best_distance <= limit ? best : std::string();
+  if (best_distance <= limit) return best;
+  std::string prefix_of;
+  if (name.size() >= 3)
+    for (const auto& candidate : valid)
+      if (candidate.rfind(name, 0) == 0) {
+        if (!prefix_of.empty()) return std::string();
+        prefix_of = candidate;
+      }
+  return prefix_of;
 }
 
 void throw_unknown_name(std::string_view what, std::string_view name,

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "errors.hpp"
+#include "memory.hpp"
 #include "rng.hpp"
 
 namespace tbdse {
@@ -22,6 +23,12 @@ void require_size(std::int64_t nodes, const char* generator) {
                       " nodes exceed the limit of 2e9 tasks per graph");
 }
 
+// Both limits at once: node ids, then the memory the graph would take.
+void require_fits(std::int64_t nodes, double edges, const char* generator) {
+  require_size(nodes, generator);
+  require_graph_fits(generator, static_cast<double>(nodes), edges);
+}
+
 // Edges cost memory before anything can be checked; refuse absurd graphs early.
 constexpr double kMaxEdges = 2.5e8;  // about 4 GB while building
 
@@ -38,7 +45,7 @@ TaskGraph make_wavefront(std::int32_t rows, std::int32_t cols) {
   require_positive(rows, "rows", "wavefront");
   require_positive(cols, "cols", "wavefront");
   const std::int64_t n = std::int64_t{rows} * cols;
-  require_size(n, "wavefront");
+  require_fits(n, 2.0 * static_cast<double>(n), "wavefront");
   TaskGraphInput in;
   in.nodes = static_cast<std::int32_t>(n);
   in.edge_src.reserve(static_cast<std::size_t>(2 * n));
@@ -66,8 +73,8 @@ TaskGraph make_barrier(std::int32_t width, std::int32_t stages, std::int32_t gro
     throw ConfigError("barrier: 'group' (" + std::to_string(group) + ") must be <= 'width' (" +
                       std::to_string(width) + ")");
   const std::int64_t n = std::int64_t{width} * stages;
-  require_size(n, "barrier");
   require_edges(static_cast<double>(stages - 1) * width * group, "barrier");
+  require_fits(n, static_cast<double>(stages - 1) * width * group, "barrier");
   TaskGraphInput in;
   in.nodes = static_cast<std::int32_t>(n);
   for (std::int32_t s = 0; s + 1 < stages; ++s)
@@ -91,9 +98,9 @@ TaskGraph make_layered_random(std::int32_t layers, std::int32_t width, double ed
     throw ConfigError("layered_random: 'edge_prob' must be in [0, 1]; got " +
                       std::to_string(edge_prob));
   const std::int64_t n = std::int64_t{layers} * width;
-  require_size(n, "layered_random");
-  require_edges(static_cast<double>(n) * (1.0 + edge_prob * std::min(span, layers) * width),
-                "layered_random");
+  const double edges = static_cast<double>(n) * (1.0 + edge_prob * std::min(span, layers) * width);
+  require_edges(edges, "layered_random");
+  require_fits(n, edges, "layered_random");
   const Philox rng(rng_key(seed, 0x1A7E2ED, 0, RngPurpose::GRAPH_STRUCTURE));
   TaskGraphInput in;
   in.nodes = static_cast<std::int32_t>(n);

@@ -196,21 +196,27 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
   return r;
 }
 
-std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads) {
+std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads,
+                                          const std::vector<std::size_t>& runs) {
   spec.check_shape();
-  const std::size_t n = spec.runs();
+  const std::size_t n = runs.empty() ? spec.runs() : runs.size();
+  for (const std::size_t i : runs)
+    if (i >= spec.runs())
+      throw ConfigError("sweep: run " + std::to_string(i) + " does not exist (" +
+                        std::to_string(spec.runs()) + " runs)");
   std::vector<std::uint64_t> hashes(n);
   std::vector<std::string> errors(n);
   tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const auto& range) {
-      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      for (std::size_t row = range.begin(); row != range.end(); ++row) {
+        const std::size_t i = runs.empty() ? row : runs[row];
         try {
           const ResolvedRun r = resolve_run(spec, i);
           (void)r.scheme->create(r.scheme_values, *r.workload, r.gpu);
-          hashes[i] = r.config_hash;
+          hashes[row] = r.config_hash;
         } catch (const ConfigError& e) {
-          errors[i] = describe_run(spec, i) + ": " + e.what();
+          errors[row] = describe_run(spec, i) + ": " + e.what();
         }
       }
     });

@@ -71,7 +71,9 @@ struct SweepResult {
 // Resolves every run and creates its scheme without simulating; throws the
 // first ConfigError, prefixed with the run's description.  Returns each run's
 // configuration hash (what a checkpoint keys finished runs by).
-std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads = 0);
+// `runs` selects which runs (empty = all); the hashes come back in that order.
+std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads = 0,
+                                          const std::vector<std::size_t>& runs = {});
 
 struct SweepOptions {
   int threads = 0;                // 0 = all cores

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "errors.hpp"
+#include "memory.hpp"
 #include "hash.hpp"
 
 namespace tbdse {
@@ -79,6 +80,7 @@ TaskGraph TaskGraph::build(TaskGraphInput in) {
     if (s == d) throw ConfigError("task graph: edge " + std::to_string(s) + " -> " +
                                   std::to_string(d) + " is a self loop on " + node_str(s));
   }
+  require_graph_fits("task graph", n, static_cast<double>(m));
   check_per_node(in.kernel, n, "kernel id");
   check_per_node(in.cost, n, "cost");
   check_per_node(in.launch_group, n, "launch group");

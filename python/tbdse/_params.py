@@ -7,7 +7,6 @@ source of truth); this module checks types and turns Python values into floats.
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -21,10 +20,31 @@ UNBOUNDED = "unbounded"
 AUTO = "auto"
 
 
+def _edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance, ignoring case."""
+    a, b = a.lower(), b.lower()
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
 def suggest(name: str, valid: Iterable[str]) -> str:
-    """' (did you mean 'x'?)' for a near miss, else ''."""
-    match = difflib.get_close_matches(name, list(valid), n=1, cutoff=0.6)
-    return f" (did you mean '{match[0]}'?)" if match else ""
+    """' (did you mean 'x'?)' for a near miss, else ''.  The same rule as the
+    core's closest_name: the nearest name within max(2, len/3) edits (case
+    ignored), else the one valid name that starts with ``name``."""
+    text = str(name)
+    options = [str(v) for v in valid]
+    if not options:
+        return ""
+    best = min(options, key=lambda v: _edit_distance(text, v))
+    if _edit_distance(text, best) <= max(2, len(text) // 3):
+        return f" (did you mean '{best}'?)"
+    starts = [v for v in options if v.startswith(text)] if len(text) >= 3 else []
+    return f" (did you mean '{starts[0]}'?)" if len(starts) == 1 else ""
 
 
 def unknown_name(what: str, name: str, valid: Iterable[str], owner: str = "") -> ConfigError:

@@ -15,6 +15,7 @@ ten thousand array rows rather than ten thousand configuration objects.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -112,12 +113,32 @@ def axis_values(key: str, values: Any, distinct: bool = True) -> list[Any]:
     out = [plain(v) for v in values]
     if not out:
         raise ConfigError(f"sweep axis '{key}' has no values")
+    seen: dict[Any, int] = {}
     for i, v in enumerate(out):
         if isinstance(v, float) and v != v:
             raise ConfigError(f"sweep axis '{key}': value {i} is NaN")
-        if distinct and v in out[:i] and type(v) is type(out[out.index(v)]):
-            raise ConfigError(f"sweep axis '{key}' lists {v!r} twice; values must be distinct")
+        identity = _value_identity(v)
+        if distinct and identity in seen:
+            raise ConfigError(
+                f"sweep axis '{key}' lists the same value twice ({out[seen[identity]]!r} at "
+                f"position {seen[identity]} and {v!r} at {i}); values must be distinct"
+            )
+        seen.setdefault(identity, i)
     return out
+
+
+def _value_identity(value: Any) -> Any:
+    """What makes two axis values the same run: numbers by value (1000 is
+    1000.0; 'unbounded' is infinity), anything else by type and value."""
+    if isinstance(value, str) and value.lower() == "unbounded":
+        return ("number", math.inf)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return ("number", float(value))
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value).__name__, repr(value))
+    return (type(value).__name__, value)
 
 
 @dataclass
@@ -127,6 +148,7 @@ class Axes:
     keys: list[AxisKey]
     values: list[list[Any]]
     points: np.ndarray  # (points, keys) int array of indices into values[k]
+    zipped: list[bool]  # per key: varied together with the other zipped keys
 
     @classmethod
     def build(
@@ -152,6 +174,11 @@ class Axes:
             )
             raise ConfigError(f"zipped axes must have equal lengths; got {detail}")
         ranges = [range(len(v)) for v in values[:n_grid]]
+        combinations = math.prod(len(r) for r in ranges) * (len(values[-1]) if zipped else 1)
+        _core.check_memory(
+            f"a sweep grid of {combinations:,} parameter combinations",
+            combinations * (len(keys) + 1) * 8.0,
+        )
         if n_grid < len(keys):
             tuples = list(zip(*values[n_grid:], strict=True))
             for i, t in enumerate(tuples):
@@ -165,7 +192,7 @@ class Axes:
         points = np.array(rows, dtype=np.int64).reshape(len(rows), len(ranges))
         if n_grid < len(keys):  # the zip column drives every zipped key
             points = np.hstack([points[:, :n_grid]] + [points[:, n_grid:]] * (len(keys) - n_grid))
-        return cls(keys, values, points)
+        return cls(keys, values, points, [j >= n_grid for j in range(len(keys))])
 
     def columns(self, target: str) -> list[int]:
         return [j for j, k in enumerate(self.keys) if k.target == target]
@@ -249,6 +276,34 @@ def _derived_workloads(
 
 
 MAX_REPLICATES = 2**31 - 1  # replicate numbers travel to the core as int32
+# Memory a run costs outside its simulation: its row in the run table, in the
+# result matrix and columns, and in the final DataFrame (about 60 columns).
+BYTES_PER_RUN = 1500
+
+
+def _check_run_count(
+    workloads: Sequence[Workload],
+    gpus: Sequence[Gpu],
+    schemes: Sequence[Scheme],
+    axes: Axes,
+    replicates: int,
+) -> None:
+    """Refuses, before any run table is built, a sweep whose runs cannot fit in memory."""
+    per_scheme = []
+    for s in schemes:
+        count, zip_counted = 1, False
+        for key, values, zipped in zip(axes.keys, axes.values, axes.zipped, strict=True):
+            if (key.target == "scheme" and key.name not in s.params) or (zipped and zip_counted):
+                continue  # an axis the scheme lacks; a zip counts once
+            zip_counted = zip_counted or zipped
+            count *= len(values)
+        per_scheme.append(count)
+    runs = len(workloads) * len(gpus) * sum(per_scheme) * replicates
+    _core.check_memory(
+        f"a sweep of {runs:,} runs ({len(workloads)} workload(s) x {len(gpus)} GPU(s) x "
+        f"{sum(per_scheme):,} scheme configurations x {replicates:,} replicate(s))",
+        runs * float(BYTES_PER_RUN),
+    )
 
 
 def _reject_duplicates(
@@ -287,6 +342,7 @@ def build_plan(
     replicates = whole(replicates, "'replicates'", 1, MAX_REPLICATES)
     seed = whole(seed, "'seed'", 0, 2**63 - 1)
     _reject_duplicates(workloads, gpus, schemes)
+    _check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}
     derived = [_derived_workloads(w, axes, table, index) for w in workloads]

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tbdse import _core
-from tbdse._checks import whole
+from tbdse._checks import flag, text, whole
 from tbdse._outdir import atomic_write, os_problem, write_text
 from tbdse._plan import MAX_REPLICATES, Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
@@ -38,6 +38,7 @@ SchemeArg = Scheme | str | Mapping[str, Any] | Sequence[Scheme | str | Mapping[s
 
 CHUNK_SECONDS = 0.25  # target duration of one chunk: bounds how late Ctrl-C is honoured
 FIRST_CHUNK_WEIGHT = 2e5  # tasks simulated by the first chunk, before the rate is known
+VALIDATE_CHUNK_WEIGHT = 5e6  # tasks' worth of runs validated per call
 PROGRESS_AFTER = 1.0  # show a progress bar for sweeps expected to take longer than this
 
 
@@ -155,12 +156,16 @@ class Runner:
             raise ConfigError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
         if threads is not None:
             threads = whole(threads, "threads", 1, 4096)
+        if progress is not None:
+            progress = flag(progress, "progress")
+        if checkpoint is not None:
+            checkpoint = text(checkpoint, "checkpoint", path_ok=True)
         self.plan = plan
         self.threads = threads or 0
         self.progress = progress
         self.on_error = on_error
         self.core = plan.core()
-        self.hashes = self.core.validate()  # every ConfigError before anything runs
+        self.hashes = self._validate()  # every ConfigError before anything runs
         n = plan.runs
         self.columns: list[str] = list(self.core.columns)
         self.metrics = np.full((n, len(self.columns)), np.nan)
@@ -170,6 +175,20 @@ class Runner:
         self.checkpoint = _Checkpoint(checkpoint, plan.seed) if checkpoint is not None else None
         if self.checkpoint is not None:
             self._restore(self.checkpoint.load())
+
+    def _validate(self) -> np.ndarray:
+        """Every run's configuration hash, validated in chunks so that Ctrl-C
+        during a long validation is honoured within a chunk."""
+        n = self.plan.runs
+        weights = np.cumsum(self.plan.weights())
+        hashes = np.empty(n, dtype=np.uint64)
+        start = 0
+        while start < n:
+            limit = (weights[start - 1] if start else 0.0) + VALIDATE_CHUNK_WEIGHT
+            stop = max(start + 1, int(np.searchsorted(weights, limit, side="right")))
+            hashes[start:stop] = self.core.validate(np.arange(start, stop))
+            start = stop
+        return hashes
 
     def _store(
         self,
@@ -371,5 +390,5 @@ def simulate(
     axes = Axes.build(None, None, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, 1, seed, None)
     plan.replicate_of[:] = replicate
-    out = plan.core().run_single(0, bool(timeline))
+    out = plan.core().run_single(0, flag(timeline, "timeline"))
     return Result(plan, out)

@@ -19,7 +19,7 @@ import yaml
 
 from tbdse.errors import ConfigError
 
-__all__ = ["Located", "Problems", "load_yaml", "path_str"]
+__all__ = ["Located", "Problems", "load_yaml", "path_str", "read_text"]
 
 Path_ = tuple[str | int, ...]
 
@@ -112,17 +112,50 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     return text
 
 
-def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str]) -> Any:
+# Limits that keep a hostile or broken file from taking unbounded time or
+# memory: nesting depth, and values produced beyond the file's own nodes (YAML
+# aliases can repeat a node exponentially often: the "billion laughs").
+MAX_DEPTH = 64
+MAX_VALUES = 1_000_000
+ALIAS_GROWTH = 20  # values per distinct node before expansion counts as a bomb
+_TAG = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = {
+    _TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp", "value")
+}
+
+
+class _Budget:
+    def __init__(self) -> None:
+        self.values = 0
+        self.nodes: set[int] = set()
+
+
+def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str], budget: _Budget) -> Any:
     doc.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-    if not node.tag.startswith("tag:yaml.org,2002:"):
-        errors.append(
-            f"{doc.where(path)}: {path_str(path)}: custom tag {node.tag} is not supported"
+    budget.values += 1
+    budget.nodes.add(id(node))
+    if len(path) > MAX_DEPTH:
+        raise ConfigError(
+            f"{doc.where(path)}: {path_str(path[:4])}...: values nested more than {MAX_DEPTH} "
+            "levels deep (or an alias that contains itself)"
         )
+    if budget.values > MAX_VALUES or (
+        budget.values > 10_000 and budget.values > ALIAS_GROWTH * len(budget.nodes)
+    ):
+        raise ConfigError(
+            f"{doc.where(path)}: {path_str(path)}: the file expands to more than "
+            f"{budget.values - 1:,} values (YAML aliases repeating nodes?); refused"
+        )
+    if node.tag not in _ALLOWED_TAGS:
+        shown = "!!" + node.tag[len(_TAG) :] if node.tag.startswith(_TAG) else node.tag
+        errors.append(f"{doc.where(path)}: {path_str(path)}: tag {shown} is not supported")
         return None
     if isinstance(node, yaml.ScalarNode):
         return _scalar(node)
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(child, (*path, i), doc, errors) for i, child in enumerate(node.value)]
+        return [
+            _convert(child, (*path, i), doc, errors, budget) for i, child in enumerate(node.value)
+        ]
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         first_line: dict[Any, int] = {}
@@ -144,31 +177,78 @@ def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str]) -> A
                 continue
             first_line[key] = line
             doc.marks[(*path, key)] = (line, key_node.start_mark.column + 1)
-            out[key] = _convert(value_node, (*path, key), doc, errors)
+            out[key] = _convert(value_node, (*path, key), doc, errors, budget)
             doc.marks[(*path, key)] = (line, key_node.start_mark.column + 1)
         return out
     raise ConfigError(f"{doc.file}: unsupported YAML node {node!r}")
+
+
+def _line_col(data: bytes | str, offset: int) -> tuple[int, int]:
+    before = data[:offset]
+    newline = b"\n" if isinstance(before, bytes) else "\n"
+    line = before.count(newline) + 1  # type: ignore[arg-type]
+    return line, offset - (before.rfind(newline) + 1) + 1  # type: ignore[arg-type]
+
+
+def read_text(source: str | Path, what: str = "file") -> str:
+    """A text file's contents as UTF-8 (a BOM is allowed); ConfigError naming the
+    file, line and column for anything else: other encodings, binary data, NUL bytes."""
+    p = Path(source)
+    if not p.is_file():
+        raise ConfigError(f"no such file: {p}" if not p.exists() else f"{p} is not a file")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {p}: {exc.strerror or exc}") from None
+    for bom, name in (
+        (b"\xff\xfe\x00\x00", "UTF-32"),
+        (b"\x00\x00\xfe\xff", "UTF-32"),
+        (b"\xff\xfe", "UTF-16"),
+        (b"\xfe\xff", "UTF-16"),
+    ):
+        if data.startswith(bom):
+            raise ConfigError(f"{p}: the {what} is {name} text; save it as UTF-8")
+    if b"\x00" in data:
+        line, col = _line_col(data, data.index(b"\x00"))
+        raise ConfigError(f"{p}:{line}:{col}: a NUL byte: this is not a text file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, col = _line_col(data, exc.start)
+        raise ConfigError(
+            f"{p}:{line}:{col}: not UTF-8 text (byte 0x{data[exc.start]:02x}); "
+            "save the file as UTF-8"
+        ) from None
 
 
 def load_yaml(source: str | Path, *, text: str | None = None) -> Located:
     """Loads one YAML document from a file (or ``text`` named ``source``)."""
     name = str(source)
     if text is None:
-        p = Path(source)
-        if not p.is_file():
-            raise ConfigError(f"no such file: {p}")
-        text = p.read_text()
+        text = read_text(source)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{name}:{mark.line + 1}:{mark.column + 1}" if mark else name
         raise ConfigError(f"{where}: not valid YAML: {exc.problem}") from None
+    except yaml.reader.ReaderError as exc:
+        line, col = _line_col(text, exc.position)
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise ConfigError(
+            f"{name}:{line}:{col}: character U+{code:04X} is not allowed in YAML"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{name}: not valid YAML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(
+            f"{name}: values nested too deeply to read (more than {MAX_DEPTH} levels)"
+        ) from None
     doc = Located(None, name)
     if node is None:
         raise ConfigError(f"{name}: the file is empty")
     errors: list[str] = []
-    doc.data = _convert(node, (), doc, errors)
+    doc.data = _convert(node, (), doc, errors, _Budget())
     if errors:
         raise ConfigError(
             f"{name}: {len(errors)} problem{'s' if len(errors) > 1 else ''}:\n  "

@@ -121,7 +121,8 @@ class Application:
         if not 1 <= len(dims) <= 3:
             raise ConfigError(f"{where}: grid must be a block count or (x, y[, z]); got {grid!r}")
         shape = tuple(whole(d, f"{where}: a grid dimension", 1, 2**31 - 1) for d in dims)
-        shape = (*shape, 1, 1)[:3]
+        grid3 = (*shape, 1, 1)
+        shape = (grid3[0], grid3[1], grid3[2])
         blocks = shape[0] * shape[1] * shape[2]
         if blocks > 2**31 - 1:
             raise ConfigError(f"{where}: the grid has more than 2^31 - 1 blocks")
@@ -142,8 +143,8 @@ class Application:
                     base.mem_requests,
                 ),
                 "grid": shape,
-                "reads": self._accesses(reads, where, "reads"),
-                "writes": self._accesses(writes, where, "writes"),
+                "reads": self._accesses(reads, where, "reads", shape),
+                "writes": self._accesses(writes, where, "writes", shape),
                 "cost": round(cycles),
             }
         )
@@ -239,7 +240,9 @@ class Application:
         amount = whole(amount, f"{kind} of '{buf.name}': bytes", 0, 2**62)
         self.commands.append((kind, (buf.name, amount)))
 
-    def _accesses(self, accesses: Iterable[Access], where: str, what: str) -> list[Access]:
+    def _accesses(
+        self, accesses: Iterable[Access], where: str, what: str, grid: tuple[int, int, int]
+    ) -> list[Access]:
         if isinstance(accesses, Access):
             accesses = [accesses]
         out = []
@@ -250,6 +253,7 @@ class Application:
                     f"got {a!r}"
                 )
             self._buffer(a.buffer, f"{where} ({what})")
+            _check_bounds_order(a, grid, f"{where} ({what} {a!r})")
             out.append(a)
         return out
 
@@ -296,3 +300,20 @@ def dependency_report(workload: Workload, parent_counter_bits: int = 6) -> pd.Da
     if workload.application is not None:
         frame.insert(1, "kernel", [k.name for k in workload.kernels[: len(frame)]])
     return frame
+
+
+def _check_bounds_order(access: Access, grid: tuple[int, int, int], where: str) -> None:
+    """ConfigError when some TB of the grid would get a range whose start lies
+    after its end (an empty range, lo == hi, is allowed)."""
+    for d, (lo, hi) in enumerate(access.dims or ()):
+        # lo - hi is affine in the block coordinates: its largest value over
+        # the grid is at a corner, each coordinate at 0 or at its last index.
+        diff = (lo.c0 - hi.c0, lo.cx - hi.cx, lo.cy - hi.cy, lo.cz - hi.cz)
+        corner = [n - 1 if c > 0 else 0 for c, n in zip(diff[1:], grid, strict=True)]
+        worst = diff[0] + sum(c * b for c, b in zip(diff[1:], corner, strict=True))
+        if worst > 0:
+            block = ", ".join(f"{n}={b}" for n, b in zip(("bx", "by", "bz"), corner, strict=True))
+            raise ConfigError(
+                f"{where}: dimension {d} starts after it ends for the TB at ({block}): "
+                f"{lo} > {hi}; a range is lo : hi with lo <= hi"
+            )

@@ -59,6 +59,7 @@ def layered_random(
 @graph_generator("chain")
 def chain(n: int) -> _core.TaskGraph:
     """n tasks in a line: each depends on the one before."""
+    _core.check_graph_fits("chain", n, max(n - 1, 0))
     ids = np.arange(max(n - 1, 0), dtype=np.int32)
     return _core.TaskGraph.build(n, ids, ids + 1)
 
@@ -66,5 +67,6 @@ def chain(n: int) -> _core.TaskGraph:
 @graph_generator("independent")
 def independent(n: int) -> _core.TaskGraph:
     """n tasks with no dependencies (one fully parallel kernel)."""
+    _core.check_graph_fits("independent", n, 0)
     empty = np.zeros(0, dtype=np.int32)
     return _core.TaskGraph.build(n, empty, empty)

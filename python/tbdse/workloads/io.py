@@ -16,7 +16,6 @@ lists may wrap over several lines.  Dummy nodes are dropped unless
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from tbdse._checks import whole
 from tbdse.cost import CostModel, cycle_array, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
+from tbdse.yamlio import read_text
 
 __all__ = ["from_edges", "from_networkx", "read_edge_list", "read_stg"]
 
@@ -81,7 +81,8 @@ def from_edges(
         if pairs.size == 0:
             raise ConfigError("an edge list without edges needs the node count 'n'")
         n = int(pairs.max()) + 1
-    n = whole(n, "the node count 'n'", 0, 2**31 - 1)  # 0: the core says the graph is empty
+    n = whole(n, "the node count 'n'", 0)  # 0: the core says the graph is empty
+    _core.check_graph_fits(f"graph '{name}'", n, len(pairs))
     graph = _core.TaskGraph.build(
         n,
         pairs[:, 0].astype(np.int32),
@@ -124,13 +125,6 @@ def from_networkx(
     return made
 
 
-def _open_text(path: str | os.PathLike[str]) -> str:
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"no such file: {p}")
-    return p.read_text()
-
-
 @generator("edge_list")
 def read_edge_list(
     path: str,
@@ -142,7 +136,7 @@ def read_edge_list(
 ) -> Workload:
     """An edge-list file: one 'parent child' pair per line (spaces or commas), '#' comments."""
     edges = []
-    for lineno, line in enumerate(_open_text(path).splitlines(), 1):
+    for lineno, line in enumerate(read_text(path, "graph file").splitlines(), 1):
         text = line.split("#", 1)[0].replace(",", " ").split()
         if not text:
             continue
@@ -211,7 +205,7 @@ def read_stg(
     Processing times become node costs; the default cost model is
     ``from_graph(scale=cycles_per_unit)``.
     """
-    header, records = _stg_tasks(_open_text(path), str(path))
+    header, records = _stg_tasks(read_text(path, "graph file"), str(path))
     if len(header) not in (1, 2):
         raise ConfigError(f"{path}:1: expected 'n' (standard) or 'n processors' (prototype)")
     n = header[0]

@@ -1,0 +1,91 @@
+#include "memory.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "errors.hpp"
+
+namespace tbdse {
+
+namespace {
+
+std::int64_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? std::int64_t{pages} * page : std::int64_t{1} << 34;
+}
+
+// The first number on the line of /proc/meminfo that starts with `key`, in bytes.
+std::int64_t meminfo(const std::string& key) {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      std::istringstream fields(line.substr(key.size()));
+      std::int64_t kb = -1;
+      fields >> kb;
+      return kb >= 0 ? kb * 1024 : -1;
+    }
+  return -1;
+}
+
+std::int64_t cgroup_limit() {
+  std::ifstream in("/sys/fs/cgroup/memory.max");  // cgroup v2; "max" = no limit
+  std::int64_t bytes = -1;
+  if (in >> bytes) return bytes;
+  return -1;
+}
+
+}  // namespace
+
+std::int64_t available_memory_bytes() {
+  std::int64_t bytes = meminfo("MemAvailable:");
+  if (bytes <= 0) bytes = physical_memory();
+  const std::int64_t limit = cgroup_limit();
+  return limit > 0 && limit < bytes ? limit : bytes;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};
+  int u = 0;
+  while (bytes >= 1000.0 && u < 6) {
+    bytes /= 1000.0;
+    ++u;
+  }
+  char out[32];
+  std::snprintf(out, sizeof out, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return out;
+}
+
+void require_memory(const std::string& what, double bytes) {
+  const double available = static_cast<double>(available_memory_bytes());
+  if (bytes > 0.9 * available)
+    throw ConfigError(what + " would need about " + format_bytes(bytes) +
+                      " of memory; this machine has " + format_bytes(available) + " available");
+}
+
+double task_graph_bytes(double nodes, double edges) {
+  // Building: input edges (8 B each), CSR children and a sorting copy (8 B),
+  // edge starts (8 B/node) and six per-node arrays (28 B/node) with their
+  // renamed copies.  Running: costs, states, ready structures (~40 B/node).
+  return 110.0 * nodes + 24.0 * edges;
+}
+
+void require_graph_fits(const std::string& what, double nodes, double edges) {
+  if (nodes > static_cast<double>(std::numeric_limits<std::int32_t>::max())) {
+    std::ostringstream n;
+    n.precision(0);
+    n << std::fixed << nodes;
+    throw ConfigError(what + ": " + n.str() +
+                      " tasks exceed the limit of 2147483647 tasks per graph");
+  }
+  std::ostringstream size;
+  size.precision(0);
+  size << std::fixed << what << " (" << nodes << " tasks, " << edges << " edges)";
+  require_memory(size.str(), task_graph_bytes(nodes, edges));
+}
+
+}  // namespace tbdse
