@@ -327,8 +327,12 @@ def test_timeline_columns_and_values() -> None:
     tl = r.timeline()
     assert list(tl.columns) == TIMELINE_COLUMNS
     assert len(tl) == 6
-    for col in ("task", "level", "sm", "slot", "deps_met", "ready", "start", "end", "duration"):
+    # Ids as int32, cycles as int64, the kernel as a category (compact for 10M-task runs).
+    for col in ("task", "level", "sm", "slot"):
+        assert tl[col].dtype == np.int32, col
+    for col in ("deps_met", "ready", "start", "end", "duration"):
         assert tl[col].dtype == np.int64, col
+    assert isinstance(tl["kernel"].dtype, pd.CategoricalDtype)
     # Sorted by start time, then task id.
     assert list(tl.sort_values(["start", "task"]).index) == list(tl.index)
     assert (tl["ready"] <= tl["start"]).all()

@@ -134,7 +134,25 @@ void register_application(py::module_& m) {
       .def(py::init(&make_application), py::arg("buffers"), py::arg("commands"),
            py::arg("launch_reads"), py::arg("launch_writes"), py::arg("launch_waits_for"))
       .def_property_readonly("launches", &Application::launches)
-      .def_property_readonly("content_hash", &Application::hash);
+      .def_property_readonly("content_hash", &Application::hash)
+      // Pickled as the constructor's arguments, rebuilt (and validated) by it.
+      .def(py::pickle(
+          [](const Application& app) {
+            std::vector<CommandTuple> commands;
+            for (const auto& c : app.commands)
+              commands.emplace_back(command_kind_name(c.kind), c.buffer, c.bytes, c.launch);
+            return py::make_tuple(app.buffers, commands, app.launch_reads, app.launch_writes,
+                                  app.launch_waits_for);
+          },
+          [](const py::tuple& state) {
+            if (state.size() != 5) throw ConfigError("Application: damaged pickled state");
+            return make_application(
+                state[0].cast<std::vector<std::string>>(),
+                state[1].cast<std::vector<CommandTuple>>(),
+                state[2].cast<std::vector<std::vector<std::int32_t>>>(),
+                state[3].cast<std::vector<std::vector<std::int32_t>>>(),
+                state[4].cast<std::vector<std::int32_t>>());
+          }));
   m.def("extract_dependencies", &extract, py::arg("buffers"), py::arg("kernels"),
         py::arg("hazards"), py::arg("max_edges"),
         "TB dependencies between consecutive kernels from per-TB access ranges "

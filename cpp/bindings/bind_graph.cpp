@@ -76,6 +76,30 @@ void register_graph(py::module_& m) {
       .def("level_order", [](py::object self) {
         return view_numpy(self.cast<const TaskGraph&>().original_ids(), self);
       }, "Input task ids in virtual-id order: level by level, by id within a level.")
+      // Pickled as TaskGraph.build's arguments in input ids; building again
+      // gives the same graph (and content hash).
+      .def(py::pickle(
+          [](const TaskGraph& g) {
+            auto [starts, children] = g.original_csr();
+            std::vector<TaskId> src(children.size());
+            for (TaskId t = 0; t < g.size(); ++t)
+              std::fill(src.begin() + starts[t], src.begin() + starts[t + 1], t);
+            py::object groups = py::none();
+            if (g.has_launch_groups()) groups = to_numpy(g.in_original_order(g.launch_groups()));
+            return py::make_tuple(g.size(), to_numpy(std::move(src)),
+                                  to_numpy(std::move(children)),
+                                  to_numpy(g.in_original_order(g.kernels())),
+                                  to_numpy(g.in_original_order(g.costs())), groups);
+          },
+          [](const py::tuple& state) {
+            if (state.size() != 6) throw ConfigError("TaskGraph: damaged pickled state");
+            const auto optional_ids = [](const py::object& o) {
+              return o.is_none() ? std::optional<IntArray>() : std::optional(o.cast<IntArray>());
+            };
+            return build(state[0].cast<std::int64_t>(), state[1].cast<IntArray>(),
+                         state[2].cast<IntArray>(), optional_ids(state[3]),
+                         std::optional(state[4].cast<CycleArray>()), optional_ids(state[5]));
+          }))
       .def("critical_path", [](const TaskGraph& g, const CycleArray& cost) {
         const auto c = to_vector(cost);  // by input id
         if (c.size() != static_cast<std::size_t>(g.size()))

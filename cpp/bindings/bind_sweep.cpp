@@ -118,7 +118,9 @@ class PySweep {
       tl["ready"] = to_numpy(std::move(t.ready));
       tl["start"] = to_numpy(std::move(t.start));
       tl["end"] = to_numpy(std::move(t.end));
-      tl["deps_met"] = to_numpy(std::move(t.deps_met));
+      // None when no scheme told dependencies apart from readiness (= ready).
+      tl["deps_met"] = t.deps_met.empty() ? py::object(py::none())
+                                          : py::object(to_numpy(std::move(t.deps_met)));
       d["timeline"] = tl;
     } else {
       d["timeline"] = py::none();

@@ -45,7 +45,7 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
     const auto n = static_cast<std::size_t>(graph_.size());
     timeline_ = Timeline{std::vector<SmId>(n, -1), std::vector<std::int32_t>(n, -1),
                          std::vector<Cycle>(n, -1), std::vector<Cycle>(n, -1),
-                         std::vector<Cycle>(n, -1), std::vector<Cycle>(n, -1)};
+                         std::vector<Cycle>(n, -1), {}};
   }
 }
 
@@ -161,16 +161,23 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
   out.events = events;
   out.scheme_stats.assign(stat_count, 0.0);
   scheme.write_stats(*this, out.scheme_stats);
-  if (timeline_) {  // rows by input task id
+  if (timeline_) {  // rows by input task id, one column at a time (a 10M-task
+                    // timeline is 320 MB: never hold two copies of it)
     Timeline& tl = *timeline_;
     for (std::size_t t = 0; t < tl.deps_met.size(); ++t)
       if (tl.deps_met[t] < 0) tl.deps_met[t] = tl.ready[t];
-    out.timeline = Timeline{graph_.in_original_order<SmId>(tl.sm),
-                            graph_.in_original_order<std::int32_t>(tl.slot),
-                            graph_.in_original_order<Cycle>(tl.ready),
-                            graph_.in_original_order<Cycle>(tl.start),
-                            graph_.in_original_order<Cycle>(tl.end),
-                            graph_.in_original_order<Cycle>(tl.deps_met)};
+    const auto reorder = [&](auto& column) {
+      using T = typename std::decay_t<decltype(column)>::value_type;
+      if (!column.empty()) column = graph_.in_original_order<T>(column);
+    };
+    reorder(tl.sm);
+    reorder(tl.slot);
+    reorder(tl.ready);
+    reorder(tl.start);
+    reorder(tl.end);
+    reorder(tl.deps_met);
+    out.timeline = std::move(tl);
+    timeline_.reset();
   }
   return out;
 }

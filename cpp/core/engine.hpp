@@ -42,7 +42,7 @@ struct Timeline {
   std::vector<Cycle> ready, start, end;
   // When the task's data dependencies were met, for schemes that tell this
   // apart from "ready" (a TB whose inputs exist but whose kernel is not
-  // launched yet); equal to ready otherwise.
+  // launched yet); empty when no scheme did (then it equals `ready`).
   std::vector<Cycle> deps_met;
 };
 
@@ -93,7 +93,9 @@ class Engine {
   // Records when t's data dependencies were met (<= now), for schemes where
   // that precedes being ready; the timeline's deps_met column.
   void note_dependencies_met(TaskId t, Cycle when) {
-    if (timeline_) timeline_->deps_met[t] = when;
+    if (!timeline_) return;
+    if (timeline_->deps_met.empty()) timeline_->deps_met.assign(timeline_->ready.size(), -1);
+    timeline_->deps_met[t] = when;
   }
 
   // Round-robin SM choice (Wireframe §4.3 "LRR"): the first SM at or after the

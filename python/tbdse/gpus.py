@@ -72,10 +72,17 @@ class Gpu:
         object.__setattr__(self, "_encoded", encoded)
 
     def __getattr__(self, key: str) -> Any:
+        # Only fields: a copy or unpickling under way (no _values yet) must not
+        # look for its own attributes here.
+        if key.startswith("_") or key == "name":
+            raise AttributeError(key)
         try:
             return self._values[key]
         except KeyError:
             raise AttributeError(f"GPU has no field '{key}'") from None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Gpu, (self.name, self._values))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Gpu is immutable; use gpu.replace(...)")

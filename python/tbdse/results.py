@@ -289,6 +289,7 @@ class Result:
         self.workload, self.gpu, self.scheme = plan.workloads[0], plan.gpus[0], plan.schemes[0]
         self._plan, self._out = plan, out
         self._row: pd.Series | None = None
+        self._timeline: pd.DataFrame | None = None
         values = out["metrics"][0]
         self._metrics = {
             str(name): (int(v) if name.endswith("_cycles") or name == "events" else float(v))
@@ -346,29 +347,40 @@ class Result:
         at which its dependencies were met (``deps_met``), it became ready to
         issue, it started and it ended.  ``deps_met`` precedes ``ready`` when a
         scheme holds a TB back after its data is there (a kernel not launched
-        yet); otherwise the two are equal."""
-        t = self._out["timeline"]
-        if t is None:
-            raise ConfigError(
-                "this result has no timeline; simulate(..., timeline=True) records one"
-            )
+        yet); otherwise the two are equal.
+
+        The table is built once (ids and levels as int32, the kernel as a
+        category: a 10M-task timeline is about 600 MB) and each call returns a
+        shallow copy of it."""
+        if self._timeline is None:
+            raw = self._out["timeline"]
+            if raw is None:
+                raise ConfigError(
+                    "this result has no timeline; simulate(..., timeline=True) records one"
+                )
+            self._timeline = self._timeline_frame(raw)
+            self._out = {**self._out, "timeline": None}  # the table replaces the raw columns
+        return self._timeline.copy(deep=False)
+
+    def _timeline_frame(self, raw: dict[str, Any]) -> pd.DataFrame:
         graph = self.workload.graph
-        kernel_names = np.array([k.name for k in self.workload.kernels], dtype=object)
-        frame = pd.DataFrame(
-            {
-                "task": np.arange(graph.size, dtype=np.int64),
-                "kernel": kernel_names[graph.kernels()],
-                "level": graph.levels().astype(np.int64),
-                "sm": t["sm"].astype(np.int64),
-                "slot": t["slot"].astype(np.int64),
-                "deps_met": t["deps_met"],
-                "ready": t["ready"],
-                "start": t["start"],
-                "end": t["end"],
-            }
-        )
-        frame["duration"] = frame["end"] - frame["start"]
-        return frame.sort_values(["start", "task"], kind="stable").reset_index(drop=True)
+        order = np.argsort(raw["start"], kind="stable")  # by start, then task id
+        columns: dict[str, Any] = {"task": order.astype(np.int32)}
+        kernel_ids = graph.kernels()[order]
+        names = [k.name for k in self.workload.kernels]
+        columns["kernel"] = pd.Categorical.from_codes(kernel_ids, categories=pd.Index(names))
+        columns["level"] = graph.levels()[order]
+        columns["sm"] = raw.pop("sm")[order]
+        columns["slot"] = raw.pop("slot")[order]
+        ready = raw.pop("ready")
+        deps = raw.pop("deps_met")
+        columns["deps_met"] = (ready if deps is None else deps)[order]
+        columns["ready"] = ready[order]
+        del ready, deps
+        for name in ("start", "end"):
+            columns[name] = raw.pop(name)[order]
+        columns["duration"] = columns["end"] - columns["start"]
+        return pd.DataFrame(columns, copy=False)
 
     def dependency_stalls(self) -> pd.Series:
         """Per task, (start - deps_met) / its run time: how long it waited after
