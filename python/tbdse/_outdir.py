@@ -163,11 +163,10 @@ class OutputFolder:
 
     def _foreign_outputs(self, outputs: Iterable[str]) -> list[str]:
         """Outputs of a run that would land on files tbdse did not write."""
+        # (A checkpoint folder is not among them: tbdse only adds its chunk
+        # files there, and only ever removes those.)
         names = dict.fromkeys(["results.parquet", "results.csv", "results.partial.csv", *outputs])
-        found = [n for n in names if (self.path / n).exists()]
-        if (self.path / CHECKPOINT).exists():
-            found.append(CHECKPOINT + "/")
-        return found
+        return [n for n in names if (self.path / n).exists()]
 
     def _clear_temporaries(self) -> None:
         for entry in self.path.iterdir():

@@ -64,6 +64,13 @@ def _kind_words(info: ParamInfo) -> str:
         "bool": "true or false",
         "choice": "one of " + ", ".join(repr(c) for c in info["choices"]),
     }[info["kind"]]
+    low, high = info.get("min", -math.inf), info.get("max", math.inf)
+    if info["kind"] in ("int", "float") and (math.isfinite(low) or math.isfinite(high)):
+        shown = [f"{v:g}" for v in (low, high)]
+        if math.isfinite(low) and math.isfinite(high):
+            words += f" in [{shown[0]}, {shown[1]}]"
+        else:
+            words += f" >= {shown[0]}" if math.isfinite(low) else f" <= {shown[1]}"
     if info["unbounded_ok"]:
         words += " or 'unbounded'"
     if info.get("auto_ok"):
@@ -110,10 +117,14 @@ def encode(info: ParamInfo, value: Any, owner: str) -> float:
         raise fail()
     try:
         if kind == "int":
-            return float(whole(value, "x", -(2**53), 2**53))
-        return real(value, "x")
+            number = float(whole(value, "x", -(2**53), 2**53))
+        else:
+            number = real(value, "x")
     except ConfigError:
         raise fail() from None
+    if number == -1.0 and info.get("auto_ok") and info["min"] > -1:
+        raise fail()  # -1 is how 'auto' travels: a literal -1 must not become it
+    return number
 
 
 def decode(info: ParamInfo, value: float) -> Any:

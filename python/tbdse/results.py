@@ -268,7 +268,8 @@ def build_frame(
             data["speedup"] = base / mine
     if record_errors:
         data["status"] = np.array([STATUS_NAMES[int(s)] for s in status[rows]], dtype=object)
-        data["error"] = np.array([errors[int(i)] for i in rows], dtype=object)
+        # No error is a missing value, not "" (which CSV could not tell apart).
+        data["error"] = np.array([errors[int(i)] or None for i in rows], dtype=object)
     data["config_hash"] = np.array([f"{int(h):016x}" for h in hashes[rows]], dtype=object)
     data["tbdse_version"] = tbdse.__version__
     frame = pd.DataFrame(data)
