@@ -63,6 +63,7 @@ run wireframe_throughput "$BUILD/benchmarks/tbdse_wireframe_throughput" --reps "
 run blockmaestro_extraction "$BUILD/benchmarks/tbdse_blockmaestro_extraction" --reps "$REPS"
 run sweep_overhead "$PY" "$ROOT/benchmarks/sweep_overhead.py" --reps "$REPS"
 run python_reference "$PY" "$ROOT/benchmarks/python_reference.py" --reps "$REPS"
+run timeline_memory "$PY" "$ROOT/benchmarks/timeline_memory.py"
 
 echo
 if [[ ${#failed[@]} -gt 0 ]]; then

@@ -70,3 +70,65 @@ def test_list(what: str, expected: list[str], capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     for text in expected:
         assert text in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import tbdse
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"tbdse {tbdse.__version__}"
+
+
+@pytest.mark.parametrize("what", ["schemes", "gpus", "workloads", "costs", "metrics"])
+def test_list_is_plain_text_wrapped_to_the_terminal(
+    what: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "72")
+    assert main(["list", what]) == 0
+    out = capsys.readouterr().out
+    assert "``" not in out and ":func:" not in out  # no docstring markup
+    if what != "gpus":  # a table keeps its rows whole
+        assert max(len(line) for line in out.splitlines()) <= 72
+    # sentences are wrapped, never cut: every word of a scheme's doc is there
+    if what == "schemes":
+        import tbdse as td
+
+        doc = td.schemes.info("wireframe")["params"][0]["doc"]
+        assert " ".join(out.split()).count(" ".join(doc.split())[:60]) == 1
+
+
+def test_list_into_a_closed_pipe_exits_quietly() -> None:
+    exe = Path(sys.executable).with_name("tbdse")
+    done = subprocess.run(
+        f"'{exe}' list schemes | head -1", shell=True, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0
+    assert len(done.stdout.splitlines()) == 1
+    assert done.stderr == ""  # no BrokenPipeError traceback
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_validation_exits_130_with_one_line(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    values = ", ".join(str(v) for v in range(1, 401))
+    path = tmp_path / "big.yaml"
+    path.write_text(
+        "gpu: gtx480\n"
+        "workload: {generator: wavefront, rows: 40, cols: 40}\n"
+        "schemes: [blockmaestro, wireframe, dataflow_ideal]\n"
+        f"grid: {{cost.cycles: [{values}], gpu.sms: [{values}]}}\n"
+    )
+    exe = Path(sys.executable).with_name("tbdse")
+    child = subprocess.Popen(
+        [str(exe), "validate", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(2.0)
+    assert child.poll() is None, "validation finished too fast for the test"
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 130
+    assert err.strip() == "interrupted", err

@@ -235,8 +235,14 @@ def test_launch_group_grouping_needs_launch_groups() -> None:
             lambda: td.gpus.custom(tb_slots=0),
             "parameter 'tb_slots' must be an integer in [1, 65535]",
         ),
-        (lambda: td.gpus.custom(sms=1.5), "parameter 'sms' must be an integer in [1, 65535]; got 1.5"),
-        (lambda: td.gpus.custom(sms="4"), "parameter 'sms' must be an integer in [1, 65535]; got '4'"),
+        (
+            lambda: td.gpus.custom(sms=1.5),
+            "parameter 'sms' must be an integer in [1, 65535]; got 1.5",
+        ),
+        (
+            lambda: td.gpus.custom(sms="4"),
+            "parameter 'sms' must be an integer in [1, 65535]; got '4'",
+        ),
         (
             lambda: td.gpus.custom(clock_mhz=0),
             "parameter 'clock_mhz' must be a number in [0.001, 1000000]",

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +45,120 @@ def test_sigint_stops_a_sweep_and_keeps_finished_rows() -> None:
     assert 0 < rows < 20000 and ok
     # Chunks last about a quarter of a second, so the sweep stops well within a second.
     assert stopped - sent < 1.0
+
+
+# ---------------------------------------------------------------------------
+# Killed (SIGKILL, no clean-up at all) at any point, `tbdse run --resume`
+# finishes with exactly the table of an uninterrupted run.
+
+EXPERIMENT = textwrap.dedent(
+    """\
+    name: killed
+    gpu: {preset: gtx480, host_launch_us: 2}
+    workload:
+      generator: wavefront
+      rows: 8
+      cols: 8
+      cost: {model: lognormal, mean: 800, sigma: 0.4}
+    schemes: [global_barrier, dataflow_ideal, {name: wireframe, node_buffer: 32}]
+    baseline: global_barrier
+    grid: {gpu.sms: [2, 4, 8], cost.sigma: [0.1, 0.4]}
+    replicates: 4
+    seed: 11
+    outputs:
+      tables: [parquet, csv]
+      plots: [{kind: line, x: gpu.sms, y: speedup, file: speedup.png}]
+    """
+)
+
+# The child runs `tbdse run` one run per checkpoint chunk, and kills itself
+# with SIGKILL at the chosen point: after checkpoint chunk N, or inside the
+# write of output FILE (half a temporary file written), or never (the parent
+# kills it after a delay).
+CHILD_RUN = textwrap.dedent(
+    """
+    import os, signal, sys
+    import tbdse.runner as runner, tbdse._outdir as outdir
+    from tbdse import cli
+    kind, arg, path, out = sys.argv[1:5]
+    runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS = 1, 1e-9
+    if kind == "chunk":
+        write = runner._Checkpoint.write
+        def killing_write(self, *a, **k):
+            write(self, *a, **k)
+            if self.count == int(arg):
+                os.kill(os.getpid(), signal.SIGKILL)
+        runner._Checkpoint.write = killing_write
+    elif kind == "file":
+        atomic = outdir.atomic_write
+        def killing_atomic(target, write):
+            if target.name == arg:
+                def half(tmp):
+                    write(tmp)
+                    data = tmp.read_bytes()
+                    tmp.write_bytes(data[: len(data) // 2])
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return atomic(target, half)
+            return atomic(target, write)
+        outdir.atomic_write = killing_atomic
+        import tbdse.experiment as experiment
+        experiment.atomic_write = killing_atomic
+    sys.exit(cli.main(["run", path, "-o", out, "--no-progress", *sys.argv[5:]]))
+    """
+)
+
+
+def _run_child(kind: str, arg: str, path: Path, out: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD_RUN, kind, arg, str(path), str(out), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _finish(child: subprocess.Popen[str]) -> tuple[int, str]:
+    """Waits for the child and closes its pipes; its exit status and stderr."""
+    _, err = child.communicate(timeout=120)
+    return child.returncode, err
+
+
+@pytest.mark.slow
+def test_killed_anywhere_a_resumed_run_gives_the_uninterrupted_table(tmp_path: Path) -> None:
+    import random
+
+    import pandas as pd
+
+    path = tmp_path / "killed.yaml"
+    path.write_text(EXPERIMENT)
+    reference = tmp_path / "reference"
+    status, err = _finish(_run_child("none", "", path, reference))
+    assert status == 0, err
+    expected = pd.read_parquet(reference / "results.parquet")
+
+    rng = random.Random(5)
+    points = [("chunk", "1"), ("chunk", "7"), ("chunk", str(len(expected) - 1))]
+    points += [("file", "results.parquet"), ("file", "results.csv"), ("file", "speedup.png")]
+    points += [("file", "tbdse-run.json")]
+    points += [("time", f"{rng.uniform(0.3, 2.5):.2f}") for _ in range(3)]
+    for n, (kind, arg) in enumerate(points):
+        out = tmp_path / f"out{n}"
+        child = _run_child("none" if kind == "time" else kind, arg, path, out)
+        if kind == "time":
+            time.sleep(float(arg))
+            child.kill()
+        status, err = _finish(child)
+        if kind != "time":
+            assert status == -signal.SIGKILL, (kind, arg, err)
+        # Whatever the kill left, no table is ever half written.
+        for table in ("results.parquet", "results.csv"):
+            if (out / table).exists():
+                assert (out / table).stat().st_size > 0
+        status, err = _finish(_run_child("none", "", path, out, "--resume"))
+        assert status == 0, (kind, arg, err)
+        got = pd.read_parquet(out / "results.parquet")
+        pd.testing.assert_frame_equal(got, expected, obj=f"killed at {kind} {arg}")
+        csv = pd.read_csv(out / "results.csv")
+        assert len(csv) == len(expected) and list(csv.columns) == list(expected.columns)
+        assert not (out / "checkpoint").exists()
+        assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]

@@ -116,10 +116,8 @@ def encode(info: ParamInfo, value: Any, owner: str) -> float:
             )
         raise fail()
     try:
-        if kind == "int":
-            number = float(whole(value, "x", -(2**53), 2**53))
-        else:
-            number = real(value, "x")
+        whole_number = kind == "int"
+        number = float(whole(value, "x", -(2**53), 2**53)) if whole_number else real(value, "x")
     except ConfigError:
         raise fail() from None
     if number == -1.0 and info.get("auto_ok") and info["min"] > -1:
