@@ -285,19 +285,10 @@ class Runner:
     def preview(self) -> pd.DataFrame:
         """The result table's rows before anything ran: every parameter column
         filled in, every metric NaN (what a file's plots are checked against)."""
-        every = np.ones(self.plan.runs, dtype=bool)
-        return build_frame(
-            self.plan,
-            self.columns,
-            self.metrics,
-            self.hashes,
-            self.status,
-            self.errors,
-            every,
-            self.on_error == "record",
-        )
+        return self.frame(np.ones(self.plan.runs, dtype=bool))
 
-    def frame(self) -> pd.DataFrame:
+    def frame(self, rows: np.ndarray | None = None) -> pd.DataFrame:
+        """The result table of the finished runs (or of those ``rows`` marks)."""
         return build_frame(
             self.plan,
             self.columns,
@@ -305,7 +296,7 @@ class Runner:
             self.hashes,
             self.status,
             self.errors,
-            self.done,
+            self.done if rows is None else rows,
             self.on_error == "record",
         )
 
