@@ -74,6 +74,8 @@ py::dict describe_scheme(const SchemeInfo& s) {
   for (std::size_t i = 0; i < s.params.size(); ++i) params.append(describe(s.params[i], s.defaults[i]));
   d["params"] = params;
   d["stats"] = describe_stats(s.stats);
+  d["kind_metrics"] = describe_stats(s.kind_metrics);
+  d["workload_kind"] = s.workload_kind;
   return d;
 }
 

@@ -8,6 +8,7 @@
 #include "bindings.hpp"
 #include "core/errors.hpp"
 #include "core/generators.hpp"
+#include "core/model_input.hpp"
 #include "core/memory.hpp"
 #include "core/task_graph.hpp"
 
@@ -50,6 +51,15 @@ auto released(F f) {
 }
 
 }  // namespace
+
+void register_inputs(py::module_& m) {
+  py::class_<ModelInput, std::shared_ptr<ModelInput>>(
+      m, "ModelInput", "The input of a simulator other than the TB engine (abstract).")
+      .def_property_readonly("kind", &ModelInput::kind)
+      .def_property_readonly("content_hash", &ModelInput::content_hash)
+      .def_property_readonly("weight", &ModelInput::weight)
+      .def("sizes", &ModelInput::sizes, "Sizes worth a result column each (workload.<name>).");
+}
 
 void register_graph(py::module_& m) {
   py::class_<TaskGraph, std::shared_ptr<TaskGraph>>(m, "TaskGraph",

@@ -37,6 +37,12 @@ py::dict result_dict(SweepResult&& res) {
   return d;
 }
 
+py::dict series_dict(std::vector<Series>&& series) {
+  py::dict d;
+  for (auto& s : series) d[py::str(s.name)] = to_numpy(std::move(s.values));
+  return d;
+}
+
 class PySweep {
  public:
   PySweep(const std::vector<WorkloadTuple>& workloads, const std::vector<NamedValues>& gpus,
@@ -103,11 +109,11 @@ class PySweep {
     return result_dict(std::move(res));
   }
 
-  py::dict run_single(std::size_t index, bool timeline) const {
+  py::dict run_single(std::size_t index, bool record) const {
     SingleRun single;
     {
       py::gil_scoped_release release;
-      single = tbdse::run_single(spec_, index, timeline);
+      single = tbdse::run_single(spec_, index, record);
     }
     py::dict d = result_dict(std::move(single.row));
     if (single.output.timeline) {
@@ -125,6 +131,8 @@ class PySweep {
     } else {
       d["timeline"] = py::none();
     }
+    d["trace"] = series_dict(std::move(single.output.trace));
+    d["values"] = series_dict(std::move(single.output.values));
     return d;
   }
 
@@ -151,8 +159,8 @@ void register_sweep(py::module_& m) {
       .def("run", &PySweep::run, py::arg("runs"), py::arg("threads") = 0,
            "Simulate the given runs in parallel, one result row each, in that order; failures "
            "are reported per row.")
-      .def("run_single", &PySweep::run_single, py::arg("index"), py::arg("timeline") = false,
-           "Simulate one run; errors raise.");
+      .def("run_single", &PySweep::run_single, py::arg("index"), py::arg("record") = false,
+           "Simulate one run (recording its timeline or trace on request); errors raise.");
 }
 
 }  // namespace tbdse::bindings

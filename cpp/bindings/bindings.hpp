@@ -15,6 +15,7 @@
 
 #include "core/cost_model.hpp"
 #include "core/gpu.hpp"
+#include "core/model_input.hpp"
 #include "core/scheme.hpp"
 #include "core/workload.hpp"
 
@@ -27,18 +28,22 @@ void register_config(py::module_& m);
 void register_graph(py::module_& m);
 void register_sweep(py::module_& m);
 void register_application(py::module_& m);
+void register_inputs(py::module_& m);
 
 using CycleArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 
 // How Python describes configurations (see tbdse/_plan.py):
 //   a kernel:    (name, threads, regs_per_thread, smem_bytes, mem_requests)
-//   a workload:  (name, TaskGraph, [kernel, ...], Application or None)
+//   a workload:  (name, TaskGraph or None, [kernel, ...], Application or None,
+//                 ModelInput or None)  -- a task graph or a model input
 //   a GPU:       (name, {field: value})        a scheme: (name, {param: value})
 //   a cost model: (kind, {param: value}, per-kernel or per-task cycles or None)
 using KernelTuple =
     std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
-using WorkloadTuple = std::tuple<std::string, std::shared_ptr<TaskGraph>, std::vector<KernelTuple>,
-                                 std::optional<std::shared_ptr<Application>>>;
+using WorkloadTuple =
+    std::tuple<std::string, std::optional<std::shared_ptr<TaskGraph>>, std::vector<KernelTuple>,
+               std::optional<std::shared_ptr<Application>>,
+               std::optional<std::shared_ptr<ModelInput>>>;
 using NamedValues = std::tuple<std::string, std::map<std::string, double>>;
 using CostTuple = std::tuple<std::string, std::map<std::string, double>, std::optional<CycleArray>>;
 

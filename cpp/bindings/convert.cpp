@@ -31,11 +31,14 @@ CostModel make_cost(const CostTuple& spec) {
 }
 
 WorkloadPtr make_workload(const WorkloadTuple& spec) {
-  const auto& [name, graph, kernels, application] = spec;
-  if (!graph) throw ConfigError("workload '" + name + "' has no task graph");
+  const auto& [name, graph, kernels, application, input] = spec;
+  const bool has_graph = graph && *graph, has_input = input && *input;
+  if (has_graph == has_input)
+    throw ConfigError("workload '" + name + "' needs either a task graph or a model input");
   auto w = std::make_shared<Workload>();
   w->name = name;
-  w->graph = graph;
+  if (has_graph) w->graph = *graph;
+  if (has_input) w->input = *input;
   for (const auto& [kname, threads, regs, smem, requests] : kernels)
     w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests});
   if (application) w->application = *application;

@@ -13,6 +13,7 @@ PYBIND11_MODULE(_core, m) {
   tbdse::register_builtin_schemes();
   tbdse::bindings::register_errors(m);
   tbdse::bindings::register_config(m);
+  tbdse::bindings::register_inputs(m);
   tbdse::bindings::register_graph(m);
   tbdse::bindings::register_sweep(m);
   tbdse::bindings::register_application(m);

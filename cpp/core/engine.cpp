@@ -109,7 +109,7 @@ void Engine::finish_task(Scheme& scheme, std::int32_t handle) {
   scheme.on_task_finished(*this, t);
 }
 
-RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
+EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
   const std::int32_t n = graph_.size();
   const std::int64_t limit = options_.max_events_without_progress > 0
                                  ? options_.max_events_without_progress
@@ -151,7 +151,7 @@ RunOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
   }
   if (finished_ != n) throw_deadlock(scheme, "nothing is left to happen");
 
-  RunOutput out;
+  EngineOutput out;
   out.makespan = std::max(last_finish_, scheme.end_time(*this));
   out.tb_cycles = tb_cycles_;
   out.busy_sm_cycles = busy_sm_cycles_;

@@ -16,6 +16,7 @@
 #include "finish_heap.hpp"
 #include "scheme.hpp"
 #include "sm_pool.hpp"
+#include "timeline.hpp"
 #include "workload.hpp"
 
 namespace tbdse {
@@ -35,18 +36,7 @@ struct EngineOptions {
 inline constexpr Cycle kMaxTime = Cycle{1} << 62;
 inline constexpr Cycle kMaxDelay = Cycle{1} << 48;
 
-// One row per task, indexed by input task id (TaskGraph::original_id).
-struct Timeline {
-  std::vector<SmId> sm;
-  std::vector<std::int32_t> slot;
-  std::vector<Cycle> ready, start, end;
-  // When the task's data dependencies were met, for schemes that tell this
-  // apart from "ready" (a TB whose inputs exist but whose kernel is not
-  // launched yet); empty when no scheme did (then it equals `ready`).
-  std::vector<Cycle> deps_met;
-};
-
-struct RunOutput {
+struct EngineOutput {
   Cycle makespan = 0;         // cycle at which the last TB finished
   double tb_cycles = 0;       // sum of TB execution times (total work)
   double busy_sm_cycles = 0;  // sum over SMs of the time at least one task TB was resident
@@ -63,7 +53,7 @@ class Engine {
          EngineOptions options = {});
 
   // Runs `scheme` to completion; DeadlockError if it cannot finish.
-  RunOutput run(Scheme& scheme, std::size_t stat_count);
+  EngineOutput run(Scheme& scheme, std::size_t stat_count);
 
   // ---- what schemes use ----
   Cycle now() const { return now_; }

@@ -19,6 +19,7 @@ enum class RngPurpose : std::uint64_t {
   TASK_COST = 1,        // per-task execution cycles
   GRAPH_STRUCTURE = 2,  // generated graph shapes (layered random DAGs)
   SCHEME = 3,           // scheme-internal randomness
+  MODEL = 4,            // a simulator's own draws (e.g. a synthetic operator's work)
 };
 
 constexpr std::uint64_t rng_key(std::uint64_t seed, std::uint64_t config_hash,

@@ -1,9 +1,11 @@
-// The interface every scheduling scheme implements (docs/ARCHITECTURE.md):
-// events in (simulation start, TB finished, the scheme's own timed events),
-// decisions out (which ready TB goes to which SM, through the Engine).  A
-// scheme is described by a SchemeInfo: its documented parameters, the
-// statistics it reports and a factory; schemes are created by name from the
-// registry in cpp/models.
+// What the sweep runner knows of a scheme (SchemeInfo): its documented
+// parameters, the statistics it reports, the kind of workload it simulates
+// and how to check and simulate one run.  A scheme is either a TB scheduler
+// on the engine (the Scheme interface below: events in — simulation start, TB
+// finished, the scheme's own timed events — decisions out — which ready TB
+// goes to which SM) or a simulator of its own kind (the worklist machine,
+// VGIW); schemes are created by name from the registry in cpp/models
+// (docs/ARCHITECTURE.md, "Simulators").
 #pragma once
 
 #include <functional>
@@ -15,6 +17,7 @@
 #include "event_queue.hpp"
 #include "gpu.hpp"
 #include "params.hpp"
+#include "run.hpp"
 #include "types.hpp"
 #include "workload.hpp"
 
@@ -58,12 +61,24 @@ struct SchemeInfo {
   std::string paper_ref;  // where the mechanism is described
   std::vector<ParamInfo> params;
   std::vector<double> defaults;  // encoded, one per param
-  std::vector<StatInfo> stats;
-  // Builds a scheme for one run; throws ConfigError when the combination can
-  // be known to be impossible before running.
+  std::vector<StatInfo> stats;   // the scheme's own statistics
+  // What it simulates: "task_graph" (a TB scheme on the engine) or the kind of
+  // a ModelInput ("worklist", "cfg"); a run pairs it with workloads of that kind.
+  std::string workload_kind = "task_graph";
+  // Metrics every simulator of its kind reports, before `stats` (for TB
+  // schemes the engine's utilisation and bounds, core/tb_run.hpp).
+  std::vector<StatInfo> kind_metrics;
+  // TB schemes: builds the scheduler for one run; throws ConfigError when the
+  // combination can be known to be impossible before running.
   std::function<std::unique_ptr<Scheme>(std::span<const double> params, const Workload& workload,
                                         const GpuConfig& gpu)>
       create;
+  // Checks one run without simulating it (ConfigError when it cannot work).
+  std::function<void(const ResolvedRun& run)> check;
+  // Simulates one run: RunOutput::metrics holds kind_metrics then stats.
+  std::function<RunOutput(const ResolvedRun& run, const RunOptions& options)> simulate;
+
+  std::size_t metric_count() const { return kind_metrics.size() + stats.size(); }
 };
 
 // A scheme with concrete parameter values (encoded as in ParamTable).

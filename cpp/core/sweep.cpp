@@ -26,52 +26,45 @@ const char* target_name(ParamOverride::Target t) {
   return "?";
 }
 
-// Column layout of a spec's result table, and where each scheme's stats go.
+// Column layout of a spec's result table, and where each scheme's metrics go.
 struct Columns {
   std::vector<std::string> names;
-  std::vector<std::vector<std::size_t>> scheme_stat_column;  // per scheme config
+  std::vector<std::vector<std::size_t>> scheme_metric_column;  // per scheme config
 
   explicit Columns(const SweepSpec& spec) {
     for (const auto& m : common_metrics()) names.push_back(m.name);
     for (const auto& sc : spec.schemes) {
       std::vector<std::size_t> where;
-      for (const auto& stat : sc.info->stats) {
-        std::size_t c = 0;
-        while (c < names.size() && names[c] != stat.name) ++c;
-        if (c == names.size()) names.push_back(stat.name);
-        where.push_back(c);
-      }
-      scheme_stat_column.push_back(std::move(where));
+      for (const auto* list : {&sc.info->kind_metrics, &sc.info->stats})
+        for (const auto& stat : *list) {
+          std::size_t c = 0;
+          while (c < names.size() && names[c] != stat.name) ++c;
+          if (c == names.size()) names.push_back(stat.name);
+          where.push_back(c);
+        }
+      scheme_metric_column.push_back(std::move(where));
     }
   }
 };
 
-RunOutput simulate_resolved(const ResolvedRun& r, bool record_timeline) {
-  const std::vector<Cycle> cost = r.cost.materialize(*r.workload->graph, r.cost_key);
-  const auto scheme = r.scheme->create(r.scheme_values, *r.workload, r.gpu);
-  Engine engine(*r.workload, r.gpu, cost, EngineOptions{.record_timeline = record_timeline});
-  return engine.run(*scheme, r.scheme->stats.size());
+RunOutput simulate_resolved(const ResolvedRun& r, bool record) {
+  RunOutput out = r.scheme->simulate(r, RunOptions{.record = record});
+  if (out.metrics.size() != r.scheme->metric_count())
+    throw SimulationError("internal: scheme '" + r.scheme->name + "' reported " +
+                          std::to_string(out.metrics.size()) + " metrics, not " +
+                          std::to_string(r.scheme->metric_count()));
+  return out;
 }
 
 void write_row(Eigen::MatrixXd& m, Eigen::Index row, const ResolvedRun& r, const RunOutput& out,
-               const std::vector<std::size_t>& stat_column) {
-  const double makespan = static_cast<double>(out.makespan);
-  const double capacity = static_cast<double>(r.workload->tb_capacity(r.gpu));
-  const double concurrency = makespan > 0 ? out.tb_cycles / makespan : 0.0;
-  const double values[] = {
-      makespan,
-      r.gpu.cycles_to_us(out.makespan),
-      makespan > 0 ? out.busy_sm_cycles / (static_cast<double>(r.gpu.sms) * makespan) : 0.0,
-      concurrency,
-      concurrency / capacity,
-      static_cast<double>(out.critical_path),
-      static_cast<double>(out.work_bound),
-      static_cast<double>(out.events),
-  };
-  static_assert(std::size(values) == 8);
-  for (std::size_t c = 0; c < std::size(values); ++c) m(row, static_cast<Eigen::Index>(c)) = values[c];
-  for (std::size_t s = 0; s < stat_column.size(); ++s)
-    m(row, static_cast<Eigen::Index>(stat_column[s])) = out.scheme_stats[s];
+               const std::vector<std::size_t>& metric_column) {
+  // A simulator that has no makespan for a run (e.g. a kernel that does not
+  // map onto a fabric) reports a negative one: NaN in the table.
+  const bool has_makespan = out.makespan >= 0;
+  m(row, 0) = has_makespan ? static_cast<double>(out.makespan) : kNaN;
+  m(row, 1) = has_makespan ? r.gpu.cycles_to_us(out.makespan) : kNaN;
+  for (std::size_t s = 0; s < metric_column.size(); ++s)
+    m(row, static_cast<Eigen::Index>(metric_column[s])) = out.metrics[s];
 }
 
 SweepResult empty_result(const Columns& cols, std::size_t rows) {
@@ -89,15 +82,8 @@ SweepResult empty_result(const Columns& cols, std::size_t rows) {
 
 const std::vector<StatInfo>& common_metrics() {
   static const std::vector<StatInfo> list = {
-      {"makespan_cycles", "cycles", "cycle at which the last thread block finished"},
+      {"makespan_cycles", "cycles", "cycle at which the run ended (its last thread block or item)"},
       {"makespan_us", "us", "makespan in microseconds at the GPU clock"},
-      {"sm_utilisation", "fraction",
-       "time-average share of SMs holding at least one task TB (0..1)"},
-      {"avg_tb_concurrency", "TBs", "average number of resident task TBs (total work / makespan)"},
-      {"slot_utilisation", "fraction", "average TB concurrency / TBs the GPU can hold (0..1)"},
-      {"critical_path_cycles", "cycles", "longest dependency chain of task costs (a lower bound)"},
-      {"work_bound_cycles", "cycles", "total work / TBs the GPU can hold (a lower bound)"},
-      {"events", "events", "simulation events processed"},
   };
   return list;
 }
@@ -119,7 +105,8 @@ void SweepSpec::check_shape() const {
   check(scheme_of, schemes.size(), "scheme");
   check(cost_of, costs.size(), "cost model");
   for (const auto& w : workloads)
-    if (!w || !w->graph) throw ConfigError("sweep: a workload has no task graph");
+    if (!w || (!w->graph && !w->input))
+      throw ConfigError("sweep: a workload has neither a task graph nor a model input");
   for (const auto& s : schemes)
     if (!s.info || s.values.size() != s.info->params.size())
       throw ConfigError("sweep: a scheme configuration is incomplete");
@@ -177,10 +164,13 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
       case ParamOverride::Target::COST: r.cost.set_param(ov.name, v); break;
     }
   }
-  const TaskGraph& graph = *r.workload->graph;
   check_gpu(r.gpu);
+  if (r.workload->kind() != r.scheme->workload_kind)
+    throw ConfigError("scheme '" + r.scheme->name + "' simulates " + r.scheme->workload_kind +
+                      " workloads; workload '" + r.workload->name + "' is a " +
+                      r.workload->kind() + " workload");
   r.workload->validate(r.gpu);
-  r.cost.validate(graph);
+  if (r.workload->graph) r.cost.validate(*r.workload->graph);
 
   Hasher h(0x5EED);
   h.add(r.workload->hash());
@@ -191,8 +181,12 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
   const std::uint64_t cost_hash = r.cost.hash();
   h.add(cost_hash);
   r.config_hash = h.digest();
-  r.cost_key = rng_key(spec.seed, mix64(graph.content_hash()) ^ cost_hash,
+  const std::uint64_t input_hash =
+      r.workload->graph ? r.workload->graph->content_hash() : r.workload->input->content_hash();
+  r.cost_key = rng_key(spec.seed, mix64(input_hash) ^ cost_hash,
                        static_cast<std::uint64_t>(r.replicate), RngPurpose::TASK_COST);
+  r.model_key = rng_key(spec.seed, r.workload->hash(), static_cast<std::uint64_t>(r.replicate),
+                        RngPurpose::MODEL);
   return r;
 }
 
@@ -213,7 +207,7 @@ std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads,
         const std::size_t i = runs.empty() ? row : runs[row];
         try {
           const ResolvedRun r = resolve_run(spec, i);
-          (void)r.scheme->create(r.scheme_values, *r.workload, r.gpu);
+          r.scheme->check(r);
           hashes[row] = r.config_hash;
         } catch (const ConfigError& e) {
           errors[row] = describe_run(spec, i) + ": " + e.what();
@@ -250,7 +244,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
         res.config_hash[row] = r.config_hash;
         const RunOutput out = simulate_resolved(r, false);
         write_row(res.metrics, static_cast<Eigen::Index>(row), r, out,
-                  cols.scheme_stat_column[spec.scheme_of[i]]);
+                  cols.scheme_metric_column[spec.scheme_of[i]]);
       } catch (const ConfigError& e) {
         status = RunStatus::CONFIG_ERROR;
         error = e.what();
@@ -272,7 +266,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   return res;
 }
 
-SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record_timeline) {
+SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record) {
   spec.check_shape();
   if (run >= spec.runs()) throw ConfigError("sweep: no run " + std::to_string(run));
   const Columns cols(spec);
@@ -281,7 +275,7 @@ SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record_timelin
   try {
     r = resolve_run(spec, run);
     single.row.config_hash[0] = r.config_hash;
-    single.output = simulate_resolved(r, record_timeline);
+    single.output = simulate_resolved(r, record);
   } catch (const DeadlockError& e) {
     throw DeadlockError(describe_run(spec, run) + ": " + e.what(), e.stuck_tasks());
   } catch (const ConfigError& e) {
@@ -289,7 +283,7 @@ SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record_timelin
   } catch (const SimulationError& e) {
     throw SimulationError(describe_run(spec, run) + ": " + e.what());
   }
-  write_row(single.row.metrics, 0, r, single.output, cols.scheme_stat_column[spec.scheme_of[run]]);
+  write_row(single.row.metrics, 0, r, single.output, cols.scheme_metric_column[spec.scheme_of[run]]);
   return single;
 }
 

@@ -3,7 +3,9 @@
 // model, replicate) by index into shared tables, plus per-run parameter
 // overrides given column-wise, so that ten thousand configurations cost ten
 // thousand small structs, not ten thousand Python objects.  No run depends on
-// another: results are identical on any thread count and in any order.
+// another: results are identical on any thread count and in any order.  The
+// runner knows no simulator: each scheme's SchemeInfo checks and simulates
+// its runs (the TB engine, the worklist machine, VGIW alike).
 #pragma once
 
 #include <Eigen/Core>
@@ -12,8 +14,8 @@
 #include <vector>
 
 #include "cost_model.hpp"
-#include "engine.hpp"
 #include "gpu.hpp"
+#include "run.hpp"
 #include "scheme.hpp"
 #include "workload.hpp"
 
@@ -41,23 +43,12 @@ struct SweepSpec {
   void check_shape() const;
 };
 
-// A run's configuration after overrides, validated.
-struct ResolvedRun {
-  const Workload* workload = nullptr;
-  GpuConfig gpu;
-  const SchemeInfo* scheme = nullptr;
-  std::vector<double> scheme_values;
-  CostModel cost;
-  std::int32_t replicate = 0;
-  std::uint64_t config_hash = 0;  // workload + GPU + scheme + cost model (not replicate, not seed)
-  std::uint64_t cost_key = 0;     // RNG key of task costs: seed, workload, cost model, replicate
-};
-
 ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run);
 
 enum class RunStatus : std::int8_t { OK = 0, CONFIG_ERROR = 1, DEADLOCK = 2, SIMULATION_ERROR = 3 };
 
-// Metrics every run reports, before the schemes' own statistics.
+// Metrics every run reports, whatever simulated it, before the schemes' kind
+// metrics and statistics: makespan_cycles and makespan_us.
 const std::vector<StatInfo>& common_metrics();
 
 struct SweepResult {
@@ -87,12 +78,12 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options);
 // Names of the metric columns run_sweep returns for this spec.
 std::vector<std::string> result_columns(const SweepSpec& spec);
 
-// One run with its full output (timeline on request); errors propagate.
+// One run with its full output (timeline or trace on request); errors propagate.
 struct SingleRun {
   SweepResult row;
   RunOutput output;
 };
-SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record_timeline);
+SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record);
 
 // "scheme 'cdp' on workload 'wf' (gpu gtx480, sms=1)" for messages.
 std::string describe_run(const SweepSpec& spec, std::size_t run);

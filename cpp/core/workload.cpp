@@ -8,7 +8,9 @@
 namespace tbdse {
 
 void Workload::validate(const GpuConfig& gpu) const {
-  if (!graph) throw ConfigError("workload has no task graph");
+  if (graph && input) throw ConfigError("workload '" + name + "' has both a task graph and a model input");
+  if (input) return;  // its simulator checks it
+  if (!graph) throw ConfigError("workload '" + name + "' has no task graph");
   if (kernels.size() < static_cast<std::size_t>(graph->num_kernels()))
     throw ConfigError("workload describes " + std::to_string(kernels.size()) +
                       " kernels but its graph uses kernel ids 0.." +
@@ -72,7 +74,8 @@ std::int64_t Workload::mem_requests() const {
 }
 
 std::uint64_t Workload::hash() const {
-  Hasher h(graph->content_hash());
+  Hasher h(graph ? graph->content_hash() : input ? input->content_hash() : 0);
+  h.add_string(kind());
   for (const auto& k : kernels) {
     h.add_string(k.name);
     h.add_signed(k.footprint.threads).add_signed(k.footprint.regs_per_thread);

@@ -1,6 +1,7 @@
 // What runs: a task graph plus the kernels its tasks belong to (name and TB
-// footprint per kernel id).  Shared, immutable; a sweep over thousands of
-// configurations refers to a handful of these.
+// footprint per kernel id), or the input of another simulator (a ModelInput:
+// a graph with an operator, a control-flow kernel).  Shared, immutable; a
+// sweep over thousands of configurations refers to a handful of these.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,8 @@
 
 #include "application.hpp"
 #include "gpu.hpp"
+#include "model_input.hpp"
+#include "errors.hpp"
 #include "task_graph.hpp"
 
 namespace tbdse {
@@ -22,13 +25,26 @@ struct KernelInfo {
 
 struct Workload {
   std::string name = "workload";  // for messages and result tables
-  TaskGraphPtr graph;
+  TaskGraphPtr graph;             // a task-graph workload (the TB engine's) ...
+  ModelInputPtr input;            // ... or another simulator's input; exactly one is set
   std::vector<KernelInfo> kernels;  // indexed by kernel id
   // For a multi-kernel application: the host's API calls around its launches
   // (launch i = launch group i of the graph).  Null for a plain task graph.
   ApplicationPtr application;
 
   const TbFootprint& footprint(TaskId t) const { return kernels[graph->kernel(t)].footprint; }
+
+  // "task_graph", or the model input's kind.
+  std::string kind() const { return graph ? "task_graph" : input ? input->kind() : "none"; }
+
+  // The model input as the type a simulator expects; ConfigError otherwise.
+  template <class T>
+  const T& input_as() const {
+    const auto* typed = dynamic_cast<const T*>(input.get());
+    if (!typed)
+      throw ConfigError("workload '" + name + "' (" + kind() + ") is not the input this simulator needs");
+    return *typed;
+  }
 
   // Every kernel id has an entry and fits at least once on an SM of `gpu`, and
   // an application matches the graph's launch groups (every launch has TBs,

@@ -12,6 +12,7 @@
 
 #include "core/params.hpp"
 #include "core/scheme.hpp"
+#include "core/tb_run.hpp"
 
 namespace tbdse {
 
@@ -36,8 +37,8 @@ void register_builtin_schemes();
 SchemeConfig make_scheme_config(std::string_view name,
                                 std::span<const std::pair<std::string, double>> params = {});
 
-// SchemeInfo for scheme class S constructed as S(const P&, const Workload&, const GpuConfig&),
-// with P documented by P::params().
+// SchemeInfo for TB scheme class S constructed as S(const P&, const Workload&,
+// const GpuConfig&), with P documented by P::params(); it runs on the engine.
 template <class P, class S>
 SchemeInfo describe_scheme(std::string name, std::string summary, std::string paper_ref,
                            std::vector<StatInfo> stats) {
@@ -51,6 +52,10 @@ SchemeInfo describe_scheme(std::string name, std::string summary, std::string pa
     const P params = P::params().decode(std::vector<double>(values.begin(), values.end()), owner);
     return std::unique_ptr<Scheme>(std::make_unique<S>(params, workload, gpu));
   };
+  info.workload_kind = "task_graph";
+  info.kind_metrics = tb_engine_metrics();
+  info.check = check_task_graph_run;
+  info.simulate = simulate_task_graph;
   info.name = std::move(name);
   info.summary = std::move(summary);
   info.paper_ref = std::move(paper_ref);

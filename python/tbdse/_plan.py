@@ -27,7 +27,7 @@ from tbdse._checks import plain, real, whole
 from tbdse._params import encode, suggest
 from tbdse.errors import ConfigError
 from tbdse.gpus import Gpu, field_info
-from tbdse.schemes import Scheme
+from tbdse.schemes import Scheme, names_for_kind
 from tbdse.schemes import info as scheme_info
 from tbdse.workloads.base import GENERATORS, Workload
 
@@ -55,7 +55,7 @@ def namespaces(schemes: Sequence[Scheme], workloads: Sequence[Workload]) -> dict
         "scheme": {p for s in schemes for p in s.params},
         "gpu": {f["name"] for f in field_info()},
         "workload": {p for w in workloads if w.generator for p in GENERATORS[w.generator].params},
-        "cost": {p for w in workloads for p in w.cost.params},
+        "cost": {p for w in workloads if w.cost is not None for p in w.cost.params},
     }
 
 
@@ -223,7 +223,7 @@ class Plan:
 
     def weights(self) -> np.ndarray:
         """Relative cost of each run (its task count), for chunk sizing."""
-        sizes = np.array([w.tasks + 10 for w in self.workloads], dtype=np.float64)
+        sizes = np.array([w.weight for w in self.workloads], dtype=np.float64)
         return sizes[self.workload_of]
 
     def core(self) -> _core.Sweep:
@@ -262,10 +262,15 @@ def _derived_workloads(
     out = np.empty(len(made), dtype=np.int64)
     for i, w in enumerate(made):
         for j in cost_cols:
-            if axes.keys[j].name not in w.cost.params:
+            if w.cost is None or axes.keys[j].name not in w.cost.params:
+                whose = (
+                    "it has no cost model"
+                    if w.cost is None
+                    else (f"whose cost model is {w.cost.describe()}")
+                )
                 raise ConfigError(
                     f"sweep axis '{axes.keys[j].column}' does not apply to workload '{w.name}', "
-                    f"whose cost model is {w.cost.describe()}"
+                    f"{whose}"
                 )
         key = w.key()
         if key not in index:
@@ -279,6 +284,20 @@ MAX_REPLICATES = 2**31 - 1  # replicate numbers travel to the core as int32
 # Memory a run costs outside its simulation: its row in the run table, in the
 # result matrix and columns, and in the final DataFrame (about 60 columns).
 BYTES_PER_RUN = 1500
+
+
+def _check_kinds(workloads: Sequence[Workload], schemes: Sequence[Scheme]) -> None:
+    """Every scheme simulates the kind of every workload (a TB scheme runs task
+    graphs, the worklist machine graph operators, ...)."""
+    for s in schemes:
+        wanted = scheme_info(s.name)["workload_kind"]
+        for w in workloads:
+            if w.kind != wanted:
+                fitting = ", ".join(names_for_kind(w.kind)) or "none"
+                raise ConfigError(
+                    f"scheme '{s.name}' simulates {wanted} workloads, but workload '{w.name}' is "
+                    f"a {w.kind} workload (schemes for it: {fitting})"
+                )
 
 
 def _check_run_count(
@@ -342,6 +361,7 @@ def build_plan(
     replicates = whole(replicates, "'replicates'", 1, MAX_REPLICATES)
     seed = whole(seed, "'seed'", 0, 2**63 - 1)
     _reject_duplicates(workloads, gpus, schemes)
+    _check_kinds(workloads, [*schemes, *([baseline] if baseline is not None else [])])
     _check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}

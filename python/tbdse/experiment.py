@@ -216,8 +216,9 @@ def _save_figure(figure: Any, fmt: str) -> Callable[[Path], None]:
 
 def _workload_entry(w: Workload) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": w.name, "generator": w.generator, **w.params}
-    entry["cost"] = w.cost.to_dict()
-    entry["kernels"] = [vars(k).copy() for k in w.kernels]
+    if w.cost is not None:  # a task graph's; a model input has neither
+        entry["cost"] = w.cost.to_dict()
+        entry["kernels"] = [vars(k).copy() for k in w.kernels]
     return entry
 
 

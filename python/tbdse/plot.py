@@ -27,7 +27,7 @@ from matplotlib.axes import Axes
 
 from tbdse._params import suggest
 from tbdse.errors import ConfigError
-from tbdse.results import column, units
+from tbdse.results import SIZE_UNITS, column, units
 
 __all__ = ["axis_label", "bar", "check", "heatmap", "line", "parameter_columns", "tick_text"]
 
@@ -35,7 +35,7 @@ Hue = str | Sequence[str] | None
 FAILED_COLOUR = "#c0392b"
 # Columns that describe a run rather than measure it, besides the scheme parameters.
 _RUN_COLUMNS = ("label", "workload", "gpu")
-_DERIVED = ("workload.tasks", "workload.edges", "workload.levels")
+_DERIVED = tuple(f"workload.{k}" for k in SIZE_UNITS)
 
 
 def axis_label(name: str) -> str:

@@ -26,6 +26,8 @@ from tbdse.gpus import field_info
 __all__ = ["Result", "column", "failure_summary", "metric_info", "units"]
 
 STATUS_NAMES = {0: "ok", 1: "config_error", 2: "deadlock", 3: "simulation_error"}
+# Workload size columns (workload.<name>): each is its own unit.
+SIZE_UNITS = ("tasks", "edges", "levels", "nodes", "items", "threads", "blocks")
 _RUN_PREFIX = re.compile(r"^run \d+: .*?, replicate \d+: ")
 
 
@@ -70,7 +72,8 @@ def metric_info() -> dict[str, dict[str, str]]:
     """Every metric any run can report (common and scheme-specific): unit and meaning."""
     out = {m["name"]: dict(m) for m in _core.common_metrics()}
     for name in _core.scheme_names():
-        for s in _core.scheme_info(name)["stats"]:
+        meta = _core.scheme_info(name)
+        for s in [*meta["kind_metrics"], *meta["stats"]]:
             out.setdefault(s["name"], dict(s))
     out["speedup"] = {"name": "speedup", "unit": "x", "doc": "baseline makespan / makespan"}
     out["baseline_makespan_cycles"] = {
@@ -89,7 +92,7 @@ def units() -> dict[str, str]:
     for name in _core.scheme_names():
         for p in _core.scheme_info(name)["params"]:
             out.setdefault(p["name"], p["unit"])
-    out.update({"workload.tasks": "tasks", "workload.edges": "edges", "workload.levels": "levels"})
+    out.update({f"workload.{k}": k for k in SIZE_UNITS})
     out.update({f"cost.{p}": "cycles" for p in ("cycles", "low", "high", "mean", "std")})
     return {k: v for k, v in out.items() if v}
 
@@ -199,7 +202,9 @@ def _gpu_columns(
 
 def _workload_columns(
     plan: Plan, rows: np.ndarray, cost_overrides: Mapping[str, np.ndarray]
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], list[str]]:
+    """Workload name, generator parameters, sizes and cost model; and which of
+    the columns are sizes (derived from the parameters, not parameters)."""
     tables = plan.workloads
     w_of = plan.workload_of[rows]
     out: dict[str, Any] = {"workload": np.array([w.name for w in tables], dtype=object)[w_of]}
@@ -209,19 +214,30 @@ def _workload_columns(
     for p in params:
         vals = np.array([w.params.get(p) for w in tables], dtype=object)[w_of]
         out[f"workload.{p}"] = typed_column(list(vals))
-    for attr in ("tasks", "edges", "levels"):
-        out[f"workload.{attr}"] = np.array([getattr(w, attr) for w in tables], dtype=np.int64)[w_of]
-    out["cost.model"] = np.array([w.cost.kind for w in tables], dtype=object)[w_of]
+    sizes = [w.sizes() for w in tables]
+    size_names: list[str] = []
+    for s in sizes:
+        size_names += [k for k in s if k not in size_names and f"workload.{k}" not in out]
+    for k in size_names:
+        vals = np.array([s.get(k) for s in sizes], dtype=object)[w_of]
+        out[f"workload.{k}"] = typed_column(list(vals))
+    if any(w.cost is not None for w in tables):
+        kinds = [None if w.cost is None else w.cost.kind for w in tables]
+        out["cost.model"] = np.array(kinds, dtype=object)[w_of]
     cost_params: list[str] = []
     for w in tables:
-        cost_params += [p for p in w.cost.params if p not in cost_params]
+        if w.cost is not None:
+            cost_params += [p for p in w.cost.params if p not in cost_params]
     for p in cost_params:
-        vals = np.array([w.cost.params.get(p, np.nan) for w in tables], dtype=np.float64)[w_of]
+        vals = np.array(
+            [np.nan if w.cost is None else w.cost.params.get(p, np.nan) for w in tables],
+            dtype=np.float64,
+        )[w_of]
         if p in cost_overrides:
             swept = cost_overrides[p][rows]
             vals = np.where(np.isnan(swept), vals, swept)
         out[f"cost.{p}"] = vals
-    return out
+    return out, [f"workload.{k}" for k in size_names]
 
 
 def build_frame(
@@ -245,7 +261,7 @@ def build_frame(
         "label": np.array([s.label() for s in plan.schemes], dtype=object)[plan.scheme_of[rows]],
         "variant": _labels(plan, rows),
     }
-    workload_cols = _workload_columns(plan, rows, cost_overrides)
+    workload_cols, size_cols = _workload_columns(plan, rows, cost_overrides)
     scheme_cols = _param_columns(plan, rows)
     gpu_cols = _gpu_columns(plan, rows, gpu_overrides)
     data.update(workload_cols)
@@ -277,7 +293,7 @@ def build_frame(
     # run's configuration: plots split lines by them rather than average them.
     frame.attrs["scheme_axes"] = [plan.axes.keys[j].name for j in plan.axes.columns("scheme")]
     frame.attrs["parameters"] = ["label", "workload", "gpu", *scheme_cols] + [
-        c for c in [*workload_cols, *gpu_cols] if c != "workload"
+        c for c in [*workload_cols, *gpu_cols] if c != "workload" and c not in size_cols
     ]
     return frame
 
@@ -356,6 +372,11 @@ class Result:
         if self._timeline is None:
             raw = self._out["timeline"]
             if raw is None:
+                if self.workload.kind != "task_graph":
+                    raise ConfigError(
+                        f"a {self.workload.kind} run has no per-task timeline; "
+                        "Result.trace() holds what it records over time"
+                    )
                 raise ConfigError(
                     "this result has no timeline; simulate(..., timeline=True) records one"
                 )
@@ -364,7 +385,7 @@ class Result:
         return self._timeline.copy(deep=False)
 
     def _timeline_frame(self, raw: dict[str, Any]) -> pd.DataFrame:
-        graph = self.workload.graph
+        graph = self.workload.task_graph
         order = np.argsort(raw["start"], kind="stable")  # by start, then task id
         columns: dict[str, Any] = {"task": order.astype(np.int32)}
         kernel_ids = graph.kernels()[order]
@@ -382,6 +403,23 @@ class Result:
             columns[name] = raw.pop(name)[order]
         columns["duration"] = columns["end"] - columns["start"]
         return pd.DataFrame(columns, copy=False)
+
+    def trace(self) -> pd.DataFrame:
+        """What a simulator other than the TB engine sampled over time (e.g. the
+        worklist machine's active threads and bank occupancy), one row per
+        sample, with a ``cycle`` column; needs ``simulate(..., timeline=True)``."""
+        series = self._out.get("trace") or {}
+        if not series:
+            raise ConfigError(
+                "this result has no trace; simulate(..., timeline=True) records one "
+                "(for task-graph runs see Result.timeline())"
+            )
+        return pd.DataFrame({k: np.asarray(v) for k, v in series.items()})
+
+    def values(self) -> pd.DataFrame:
+        """Per-item results of the run that can be checked (e.g. BFS distances
+        per node), one column each; empty when the simulator reports none."""
+        return pd.DataFrame({k: np.asarray(v) for k, v in (self._out.get("values") or {}).items()})
 
     def dependency_stalls(self) -> pd.Series:
         """Per task, (start - deps_met) / its run time: how long it waited after

@@ -370,7 +370,8 @@ def simulate(
     """Simulate one configuration.
 
     ``timeline=True`` records, per task, its SM, slot and ready/start/end cycles
-    (:meth:`Result.timeline`).  The same workload, GPU, scheme, seed and
+    (:meth:`Result.timeline`), or for a simulator of another kind what it
+    samples over time (:meth:`Result.trace`).  The same workload, GPU, scheme, seed and
     replicate give the same result as the matching row of a sweep.
     """
     for what, value in (("workload", workload), ("gpu", gpu), ("scheme", scheme)):

@@ -34,11 +34,17 @@ __all__ = [
     "info",
     "list_schemes",
     "names",
+    "names_for_kind",
 ]
 
 
 def names() -> list[str]:
     return list(_core.scheme_names())
+
+
+def names_for_kind(kind: str) -> list[str]:
+    """The schemes that simulate workloads of ``kind`` (``task_graph``, ``worklist``, ...)."""
+    return [n for n in names() if info(n)["workload_kind"] == kind]
 
 
 @cache

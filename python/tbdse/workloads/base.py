@@ -43,15 +43,20 @@ class Kernel:
 
 
 class Workload:
-    """What a simulation runs: a task graph (CSR, built in C++), its kernels and a cost model.
+    """What a simulation runs: a task graph (CSR, built in C++) with its kernels
+    and a cost model, for the TB schemes; or the input of another simulator
+    (``model_input``: a graph with an operator for the worklist machine, a
+    control-flow kernel for VGIW), which has no kernels or cost model.
 
-    Workloads made by a registered generator remember how, so a sweep can vary
-    their parameters (``grid={"rows": [32, 64]}``).
+    ``kind`` says which: ``task_graph``, or the model input's kind; a scheme
+    runs only workloads of the kind it declares.  Workloads made by a
+    registered generator remember how, so a sweep can vary their parameters
+    (``grid={"rows": [32, 64]}``).
     """
 
     def __init__(
         self,
-        graph: _core.TaskGraph,
+        graph: _core.TaskGraph | None = None,
         *,
         name: str,
         kernels: Sequence[Kernel] | None = None,
@@ -60,8 +65,32 @@ class Workload:
         params: Mapping[str, Any] | None = None,
         labels: Sequence[Any] | None = None,
         application: _core.Application | None = None,
+        model_input: _core.ModelInput | None = None,
     ) -> None:
         text(name, "a workload's name")
+        if (graph is None) == (model_input is None):
+            raise ConfigError(f"workload '{name}' needs either a task graph or a model input")
+        self.graph = graph
+        self.model_input = model_input
+        self.name = name
+        self.generator = generator
+        self.params: dict[str, Any] = dict(params or {})
+        self.labels = list(labels) if labels is not None else None
+        # A multi-kernel application's command queue (tbdse.workloads.Application),
+        # or None for a plain task graph.
+        self.application = application
+        if graph is None:  # another simulator's input: no kernels, no cost model
+            if kernels or cost is not None or application is not None:
+                raise ConfigError(
+                    f"workload '{name}' ({self.kind}) takes no kernels, cost model or "
+                    "application: its simulator describes its own work"
+                )
+            self.kernels: tuple[Kernel, ...] = ()
+            self.cost: CostModel | None = None
+            self.chosen_cost: CostModel | None = None
+            self.chosen_kernels: tuple[Kernel, ...] | None = None
+            self._cost_values: np.ndarray | None = None
+            return
         kernels_given = tuple(kernels) if kernels else None
         kernels = kernels_given or (Kernel(),)
         for k in kernels:
@@ -77,54 +106,70 @@ class Workload:
         names = [k.name for k in kernels]
         if len(set(names)) != len(names):
             raise ConfigError(f"workload '{name}': kernel names must be distinct; got {names}")
-        self.graph = graph
-        self.name = name
-        self.kernels: tuple[Kernel, ...] = kernels
-        self.cost: CostModel = constant() if cost is None else as_cost(cost)
+        self.kernels = kernels
+        self.cost = constant() if cost is None else as_cost(cost)
         # The cost model the user chose, or None when it is the generator's
         # default (which may depend on generator parameters, e.g. STG units).
-        self.chosen_cost: CostModel | None = None if cost is None else self.cost
+        self.chosen_cost = None if cost is None else self.cost
         # Likewise the kernels the user chose, or None for the generator's default.
-        self.chosen_kernels: tuple[Kernel, ...] | None = kernels_given
-        self.generator = generator
-        self.params: dict[str, Any] = dict(params or {})
-        self.labels = list(labels) if labels is not None else None
-        # A multi-kernel application's command queue (tbdse.workloads.Application),
-        # or None for a plain task graph.
-        self.application = application
+        self.chosen_kernels = kernels_given
         self._cost_values = self.cost.values_for(names, graph.size)  # validates the table early
 
     # -- properties -----------------------------------------------------------------
     @property
+    def kind(self) -> str:
+        """``task_graph``, or the kind of its model input (``worklist``, ``cfg``)."""
+        return "task_graph" if self.model_input is None else str(self.model_input.kind)
+
+    @property
+    def task_graph(self) -> _core.TaskGraph:
+        """The task graph; ConfigError for a workload of another kind."""
+        if self.graph is None:
+            raise ConfigError(f"workload '{self.name}' is a {self.kind} workload, not a task graph")
+        return self.graph
+
+    @property
     def tasks(self) -> int:
-        return int(self.graph.size)
+        return int(self.task_graph.size)
 
     @property
     def edges(self) -> int:
-        return int(self.graph.edge_count)
+        return int(self.task_graph.edge_count)
 
     @property
     def levels(self) -> int:
-        return int(self.graph.num_levels)
+        return int(self.task_graph.num_levels)
+
+    def sizes(self) -> dict[str, int]:
+        """Its size, one result column each (workload.<name>): tasks, edges and
+        levels of a task graph, or what the model input reports."""
+        if self.model_input is not None:
+            return {k: int(v) for k, v in self.model_input.sizes().items()}
+        return {"tasks": self.tasks, "edges": self.edges, "levels": self.levels}
+
+    @property
+    def weight(self) -> float:
+        """Relative cost of simulating it, for sizing sweep chunks."""
+        if self.model_input is not None:
+            return float(self.model_input.weight) + 10.0
+        return float(self.tasks) + 10.0
 
     def summary(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "kind": self.kind,
             "generator": self.generator,
             **{f"param.{k}": v for k, v in self.params.items()},
-            "tasks": self.tasks,
-            "edges": self.edges,
-            "levels": self.levels,
+            **self.sizes(),
             "kernels": ", ".join(k.name for k in self.kernels),
-            "cost": self.cost.describe(),
+            "cost": None if self.cost is None else self.cost.describe(),
             "launches": None if self.application is None else self.application.launches,
         }
 
     def __repr__(self) -> str:
-        return (
-            f"Workload({self.name!r}, tasks={self.tasks}, edges={self.edges}, "
-            f"levels={self.levels}, cost={self.cost.describe()})"
-        )
+        sizes = ", ".join(f"{k}={v}" for k, v in self.sizes().items())
+        cost = "" if self.cost is None else f", cost={self.cost.describe()}"
+        return f"Workload({self.name!r}, {sizes}{cost})"
 
     # -- derived workloads ----------------------------------------------------------
     def with_cost(self, cost: CostModel | Mapping[str, Any] | float) -> Workload:
@@ -150,19 +195,23 @@ class Workload:
             if key not in gen.params:
                 raise unknown_name(f"parameter of workload generator '{gen.name}'", key, gen.params)
         params = {**self.params, **changes}
-        made = gen.func(**params, cost=self.chosen_cost, kernels=self.chosen_kernels)
+        if self.model_input is None:
+            made = gen.func(**params, cost=self.chosen_cost, kernels=self.chosen_kernels)
+        else:  # a model input's generator takes no cost model or kernels
+            made = gen.func(**params)
         return made._copy(name=self.name) if self.name != gen.default_name(self.params) else made
 
     def _copy(self, **changes: Any) -> Workload:
         args: dict[str, Any] = {
             "name": self.name,
-            "kernels": self.kernels,
-            "cost": self.cost,
             "generator": self.generator,
             "params": self.params,
             "labels": self.labels,
-            "application": self.application,
         }
+        if self.model_input is not None:
+            args["model_input"] = self.model_input
+        else:
+            args.update(kernels=self.kernels, cost=self.cost, application=self.application)
         args.update(changes)
         made = Workload(self.graph, **args)
         if "cost" not in changes:
@@ -175,21 +224,31 @@ class Workload:
     def core_tuple(
         self,
     ) -> tuple[
-        str, _core.TaskGraph, list[tuple[str, int, int, int, int]], _core.Application | None
+        str,
+        _core.TaskGraph | None,
+        list[tuple[str, int, int, int, int]],
+        _core.Application | None,
+        _core.ModelInput | None,
     ]:
-        return (self.name, self.graph, [k.as_tuple() for k in self.kernels], self.application)
+        kernels = [k.as_tuple() for k in self.kernels]
+        return (self.name, self.graph, kernels, self.application, self.model_input)
 
     def core_cost(self) -> tuple[str, dict[str, float], np.ndarray | None]:
-        return (self.cost.kind, dict(self.cost.params), self._cost_values)
+        """The cost model for the core (a constant one, unused, for model inputs)."""
+        cost = self.cost if self.cost is not None else constant()
+        return (cost.kind, dict(cost.params), self._cost_values)
 
     def key(self) -> tuple[Any, ...]:
         table = None if self._cost_values is None else self._cost_values.tobytes()
+        source = self.graph if self.graph is not None else self.model_input
+        assert source is not None
         return (
             self.name,
-            self.graph.content_hash,
+            self.kind,
+            source.content_hash,
             self.kernels,
-            self.cost.kind,
-            tuple(sorted(self.cost.params.items())),
+            None if self.cost is None else self.cost.kind,
+            None if self.cost is None else tuple(sorted(self.cost.params.items())),
             table,
             None if self.application is None else self.application.content_hash,
         )
@@ -200,12 +259,13 @@ class Workload:
         import networkx as nx
 
         g = nx.DiGraph()
-        levels, kernels, costs = self.graph.levels(), self.graph.kernels(), self.graph.costs()
+        graph = self.task_graph
+        levels, kernels, costs = graph.levels(), graph.kernels(), graph.costs()
         for t in range(self.tasks):
             g.add_node(
                 t, level=int(levels[t]), kernel=self.kernels[kernels[t]].name, cost=int(costs[t])
             )
-        starts, edges = self.graph.edge_starts(), self.graph.edges()
+        starts, edges = graph.edge_starts(), graph.edges()
         for t in range(self.tasks):
             for e in range(starts[t], starts[t + 1]):
                 g.add_edge(t, int(edges[e]))

@@ -1,0 +1,48 @@
+#include "tb_run.hpp"
+
+#include "engine.hpp"
+
+namespace tbdse {
+
+const std::vector<StatInfo>& tb_engine_metrics() {
+  static const std::vector<StatInfo> list = {
+      {"sm_utilisation", "fraction",
+       "time-average share of SMs holding at least one task TB (0..1)"},
+      {"avg_tb_concurrency", "TBs", "average number of resident task TBs (total work / makespan)"},
+      {"slot_utilisation", "fraction", "average TB concurrency / TBs the GPU can hold (0..1)"},
+      {"critical_path_cycles", "cycles", "longest dependency chain of task costs (a lower bound)"},
+      {"work_bound_cycles", "cycles", "total work / TBs the GPU can hold (a lower bound)"},
+      {"events", "events", "simulation events processed"},
+  };
+  return list;
+}
+
+void check_task_graph_run(const ResolvedRun& r) {
+  (void)r.scheme->create(r.scheme_values, *r.workload, r.gpu);
+}
+
+RunOutput simulate_task_graph(const ResolvedRun& r, const RunOptions& options) {
+  const std::vector<Cycle> cost = r.cost.materialize(*r.workload->graph, r.cost_key);
+  const auto scheme = r.scheme->create(r.scheme_values, *r.workload, r.gpu);
+  Engine engine(*r.workload, r.gpu, cost, EngineOptions{.record_timeline = options.record});
+  EngineOutput e = engine.run(*scheme, r.scheme->stats.size());
+
+  const double makespan = static_cast<double>(e.makespan);
+  const double capacity = static_cast<double>(r.workload->tb_capacity(r.gpu));
+  const double concurrency = makespan > 0 ? e.tb_cycles / makespan : 0.0;
+  RunOutput out;
+  out.makespan = e.makespan;
+  out.metrics = {
+      makespan > 0 ? e.busy_sm_cycles / (static_cast<double>(r.gpu.sms) * makespan) : 0.0,
+      concurrency,
+      concurrency / capacity,
+      static_cast<double>(e.critical_path),
+      static_cast<double>(e.work_bound),
+      static_cast<double>(e.events),
+  };
+  out.metrics.insert(out.metrics.end(), e.scheme_stats.begin(), e.scheme_stats.end());
+  out.timeline = std::move(e.timeline);
+  return out;
+}
+
+}  // namespace tbdse
