@@ -72,11 +72,14 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
         problems, data, "workload", "workloads", lambda v, p: _workload(problems, v, p, base_dir)
     )
     schemes = _each(problems, data, "scheme", "schemes", lambda v, p: _scheme(problems, v, p))
-    baseline = (
-        _scheme(problems, data["baseline"], ("baseline",))
-        if data.get("baseline") is not None
-        else None
-    )
+    baseline: Scheme | list[Scheme] | None = None
+    if isinstance(data.get("baseline"), list):  # several: the best of them serves
+        made = [_scheme(problems, b, ("baseline", i)) for i, b in enumerate(data["baseline"])]
+        if not made:
+            problems.add(("baseline",), "must name a scheme or a non-empty list of schemes")
+        baseline = [b for b in made if b is not None]
+    elif data.get("baseline") is not None:
+        baseline = _scheme(problems, data["baseline"], ("baseline",))
     seed = _number(problems, data, "seed", 0, 0, 2**63 - 1)
     replicates = _number(problems, data, "replicates", 1, 1, MAX_REPLICATES)
     threads = _number(problems, data, "threads", None, 1, 4096)

@@ -33,7 +33,7 @@ from tbdse.workloads.base import GENERATORS, Workload
 
 TARGETS = ("scheme", "gpu", "workload", "cost")
 # Result columns that are not parameters; a parameter of the same name must be qualified.
-RESULT_COLUMNS = frozenset({"scheme", "label", "workload", "gpu", "replicate", "seed"})
+RESULT_COLUMNS = frozenset({"scheme", "label", "workload", "gpu", "replicate", "seed", "baseline"})
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,7 @@ class Plan:
 
     workloads: list[Workload]  # unique (derived) workloads, one cost model each
     gpus: list[Gpu]
-    schemes: list[Scheme]  # the sweep's schemes, then the baseline if it is not among them
+    schemes: list[Scheme]  # the sweep's schemes, then the baselines not among them
     axes: Axes
     replicates: int
     seed: int
@@ -214,7 +214,10 @@ class Plan:
     point_of: np.ndarray
     replicate_of: np.ndarray
     main_runs: int  # runs [0, main_runs) are result rows; the rest only serve as baselines
-    baseline_of: np.ndarray | None = None  # per main run: the run giving its baseline
+    # (baselines, main runs): per baseline scheme and main run, the run giving its
+    # makespan; a row's baseline is the best (shortest) of them.
+    baseline_of: np.ndarray | None = None
+    baselines: list[Scheme] = field(default_factory=list)
     overrides: list[tuple[AxisKey, np.ndarray]] = field(default_factory=list)
 
     @property
@@ -356,12 +359,17 @@ def build_plan(
     axes: Axes,
     replicates: int,
     seed: int,
-    baseline: Scheme | None,
+    baseline: Scheme | Sequence[Scheme] | None,
 ) -> Plan:
     replicates = whole(replicates, "'replicates'", 1, MAX_REPLICATES)
     seed = whole(seed, "'seed'", 0, 2**63 - 1)
     _reject_duplicates(workloads, gpus, schemes)
-    _check_kinds(workloads, [*schemes, *([baseline] if baseline is not None else [])])
+    baselines = (
+        [] if baseline is None else [baseline] if isinstance(baseline, Scheme) else list(baseline)
+    )
+    if len({b.key() for b in baselines}) != len(baselines):
+        raise ConfigError("a sweep lists the same baseline scheme twice")
+    _check_kinds(workloads, [*schemes, *baselines])
     _check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}
@@ -402,21 +410,30 @@ def build_plan(
         r_of,
         main_runs=len(w_of),
     )
-    if baseline is not None:
-        _add_baseline(plan, baseline)
+    if baselines:
+        plan.baseline_of = np.stack([_add_baseline(plan, b) for b in baselines])
+        plan.baselines = baselines
     plan.overrides = _overrides(plan)
     return plan
 
 
-def _add_baseline(plan: Plan, baseline: Scheme) -> None:
-    """Adds the baseline runs: one per distinct (workload, GPU, GPU/cost axis values, replicate)."""
+def _add_baseline(plan: Plan, baseline: Scheme) -> np.ndarray:
+    """Adds the runs of one baseline scheme: one per distinct (workload, GPU,
+    GPU/cost axis values, replicate); returns, per main run, the run giving its
+    baseline makespan."""
     axes = plan.axes
     cols = axes.columns("gpu") + axes.columns("cost")
+    main = plan.main_runs
     identity = (
         np.column_stack(
-            [plan.workload_of, plan.gpu_of, plan.replicate_of, axes.points[plan.point_of][:, cols]]
+            [
+                plan.workload_of[:main],
+                plan.gpu_of[:main],
+                plan.replicate_of[:main],
+                axes.points[plan.point_of[:main]][:, cols],
+            ]
         )
-        if len(plan.point_of)
+        if main
         else np.zeros((0, 3 + len(cols)), dtype=np.int64)
     )
     uniq, first, inverse = np.unique(identity, axis=0, return_index=True, return_inverse=True)
@@ -430,7 +447,7 @@ def _add_baseline(plan: Plan, baseline: Scheme) -> None:
     reuse = b_index >= 0 and not (swept & set(baseline.params))
     source = np.full(len(uniq), -1, dtype=np.int64)
     if reuse:
-        mine = np.nonzero(plan.scheme_of == b_index)[0]
+        mine = np.nonzero(plan.scheme_of[:main] == b_index)[0]
         source[inverse[mine]] = mine
     missing = np.nonzero(source < 0)[0]
     if len(missing):
@@ -445,7 +462,7 @@ def _add_baseline(plan: Plan, baseline: Scheme) -> None:
         plan.point_of = np.concatenate([plan.point_of, plan.point_of[rep]])
         plan.replicate_of = np.concatenate([plan.replicate_of, plan.replicate_of[rep]])
         source[missing] = np.arange(start, start + len(rep))
-    plan.baseline_of = source[inverse]
+    return source[inverse]
 
 
 def _overrides(plan: Plan) -> list[tuple[AxisKey, np.ndarray]]:

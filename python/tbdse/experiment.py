@@ -69,7 +69,7 @@ class Experiment:
     workloads: list[Workload]
     gpus: list[Gpu]
     schemes: list[Scheme]
-    baseline: Scheme | None = None
+    baseline: Scheme | list[Scheme] | None = None
     grid: dict[str, list[Any]] = field(default_factory=dict)
     zip: dict[str, list[Any]] = field(default_factory=dict)
     replicates: int = 1
@@ -108,8 +108,10 @@ class Experiment:
         }
         if self.threads is not None:
             out["threads"] = self.threads
-        if self.baseline is not None:
+        if isinstance(self.baseline, Scheme):
             out["baseline"] = _scheme_entry(self.baseline)
+        elif self.baseline:
+            out["baseline"] = [_scheme_entry(b) for b in self.baseline]
         if self.grid:
             out["grid"] = self.grid
         if self.zip:

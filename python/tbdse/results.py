@@ -79,7 +79,8 @@ def metric_info() -> dict[str, dict[str, str]]:
     out["baseline_makespan_cycles"] = {
         "name": "baseline_makespan_cycles",
         "unit": "cycles",
-        "doc": "makespan of the baseline scheme in the same configuration",
+        "doc": "makespan of the baseline scheme in the same configuration (the shortest, "
+        "when several baselines are given; their winner is in column 'baseline')",
     }
     return out
 
@@ -276,9 +277,17 @@ def build_frame(
             values = values.astype(np.int64)
         data[name] = values
     if plan.baseline_of is not None:
-        base = metrics[plan.baseline_of[rows], list(columns).index("makespan_cycles")]
-        base = np.where(done[plan.baseline_of[rows]], base, np.nan)
+        sources = plan.baseline_of[:, rows]  # (baselines, rows)
+        each = metrics[sources, list(columns).index("makespan_cycles")]
+        each = np.where(done[sources], each, np.nan)
+        # The best baseline: the shortest makespan among those that finished.
+        ranked = np.where(np.isnan(each), np.inf, each)
+        best = np.argmin(ranked, axis=0) if len(rows) else np.zeros(0, dtype=np.int64)
+        base = each[best, np.arange(len(rows))] if len(rows) else np.zeros(0)
         data["baseline_makespan_cycles"] = base
+        if len(plan.baselines) > 1:  # which of them was the best
+            labels = np.array([b.label() for b in plan.baselines], dtype=object)
+            data["baseline"] = np.where(np.isnan(base), None, labels[best])
         mine = metrics[rows, list(columns).index("makespan_cycles")]
         with np.errstate(divide="ignore", invalid="ignore"):
             data["speedup"] = base / mine

@@ -308,7 +308,7 @@ def sweep(
     *,
     grid: Mapping[str, Sequence[Any]] | None = None,
     zip: Mapping[str, Sequence[Any]] | None = None,
-    baseline: Scheme | str | Mapping[str, Any] | None = None,
+    baseline: SchemeArg | None = None,
     replicates: int = 1,
     seed: int = 0,
     threads: int | None = None,
@@ -329,7 +329,8 @@ def sweep(
         zip: parameter -> values of equal length, varied together.
         baseline: a scheme run in the same configuration (same workload, GPU,
             GPU/cost axis values and replicate) to add ``speedup`` =
-            baseline makespan / makespan.
+            baseline makespan / makespan; or a list of schemes, of which the
+            best (shortest makespan) serves, named in column ``baseline``.
         replicates: runs per configuration with different random draws.
         seed: sweep seed; with the configuration and replicate it keys every draw.
         threads: worker threads (default: all cores).
@@ -343,7 +344,7 @@ def sweep(
         SweepInterrupted: Ctrl-C; ``.results`` holds the finished rows.
     """
     workloads, gpus, schemes = _normalise(workload, gpu, scheme)
-    base = as_scheme(baseline) if baseline is not None else None
+    base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
     axes = Axes.build(grid, zip, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, replicates, seed, base)
     runner = Runner(plan, threads, progress, on_error, checkpoint)
