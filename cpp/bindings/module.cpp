@@ -17,4 +17,5 @@ PYBIND11_MODULE(_core, m) {
   tbdse::bindings::register_graph(m);
   tbdse::bindings::register_sweep(m);
   tbdse::bindings::register_application(m);
+  tbdse::bindings::register_hwwl(m);
 }

@@ -33,7 +33,8 @@ const ParamTable<GpuConfig>& GpuConfig::params() {
            .paper_ref = "BlockMaestro §IV (3 us)", .min_value = 0, .max_value = 1e9});
     t.add(&GpuConfig::mem_latency,
           {.name = "mem_latency", .unit = "cycles",
-           .doc = "latency of one scheduler-side memory fetch (DGB chunk, dependency list entry)",
+           .doc = "latency of one memory round trip: a scheduler-side fetch (DGB chunk, "
+                  "dependency list entry) or a worklist machine's load",
            .paper_ref = "MODELS.md §1", .min_value = 0, .max_value = 1e9});
     t.add(&GpuConfig::copy_gbps,
           {.name = "copy_gbps", .unit = "GB/s",
@@ -45,6 +46,20 @@ const ParamTable<GpuConfig>& GpuConfig::params() {
     t.add(&GpuConfig::malloc_us,
           {.name = "malloc_us", .unit = "us", .doc = "one device memory allocation (host-side)",
            .paper_ref = "tbdse assumption", .min_value = 0, .max_value = 1e9});
+    t.add(&GpuConfig::lanes,
+          {.name = "lanes", .unit = "lanes",
+           .doc = "SIMD lanes per SM; a warp of 32 threads spans 32 / lanes passes (a divisor "
+                  "or multiple of 32)",
+           .paper_ref = "HWWL Table IV (16 lanes)", .min_value = 1, .max_value = 1024});
+    t.add(&GpuConfig::issue_width,
+          {.name = "issue_width", .unit = "instructions",
+           .doc = "warp instructions an SM issues per cycle",
+           .paper_ref = "HWWL Table IV (2 issue slots)", .min_value = 1, .max_value = 64});
+    t.add(&GpuConfig::amo_cycles,
+          {.name = "amo_cycles", .unit = "cycles",
+           .doc = "cycles one atomic occupies its memory partition: atomics on one address "
+                  "(a software worklist's tail) serialise at this rate",
+           .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6});
     return t;
   }();
   return table;
@@ -80,20 +95,33 @@ const std::vector<Preset>& presets() {
       {"titanx_pascal",
        GpuConfig{.name = "titanx_pascal", .sms = 28, .tb_slots = 32, .threads_per_sm = 2048,
                  .regs_per_sm = 65536, .smem_per_sm = 98304, .clock_mhz = 1417.0,
-                 .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450}},
+                 .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
+                 .lanes = 128, .issue_width = 4, .amo_cycles = 8}},
       // Pascal GP100 (Juggler §6), base clock.
       {"p100", GpuConfig{.name = "p100", .sms = 56, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 65536, .clock_mhz = 1328.0,
-                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450}},
+                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
+                         .lanes = 64, .issue_width = 2, .amo_cycles = 8}},
       // Hopper GH100 SXM, boost clock.
       {"h100", GpuConfig{.name = "h100", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
                          .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600,
-                         .copy_gbps = 48.0}},
+                         .copy_gbps = 48.0, .lanes = 128, .issue_width = 4, .amo_cycles = 4}},
       {"h200", GpuConfig{.name = "h200", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
                          .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600,
-                         .copy_gbps = 48.0}},
+                         .copy_gbps = 48.0, .lanes = 128, .issue_width = 4, .amo_cycles = 4}},
+      // The hardware-worklist paper's GPGPU-Sim 3.0 configuration (HWWL §IV-A,
+      // Table IV): four Fermi-like cores of 16 lanes (2 SP + 1 SFU each), 48
+      // warps (1536 threads), 2 issue slots, 700 MHz, 100-cycle DRAM latency.
+      // The paper states no launch or atomic cost: host_launch_us (a kernel
+      // relaunch between super-steps) and amo_cycles are tbdse's, calibrated
+      // in docs/models/hwwl.md.
+      {"gpgpusim_hwwl",
+       GpuConfig{.name = "gpgpusim_hwwl", .sms = 4, .tb_slots = 8, .threads_per_sm = 1536,
+                 .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
+                 .host_launch_us = 3.0, .device_launch_us = 3.0, .mem_latency = 100,
+                 .copy_gbps = 6.0, .lanes = 16, .issue_width = 2, .amo_cycles = 20}},
   };
   return list;
 }

@@ -28,6 +28,9 @@ struct GpuConfig {
   double copy_gbps = 12.0;               // host<->device copy bandwidth, GB/s (1e9 bytes/s)
   double copy_latency_us = 5.0;          // fixed cost of one host<->device copy
   double malloc_us = 5.0;                // one device allocation (cudaMalloc), host-side
+  std::int64_t lanes = 32;               // SIMD lanes per SM (a warp of 32 takes 32 / lanes cycles)
+  std::int64_t issue_width = 2;          // warp instructions an SM issues per cycle
+  std::int64_t amo_cycles = 20;          // an atomic on one address, serialised at its partition
 
   static const ParamTable<GpuConfig>& params();
 

@@ -36,6 +36,8 @@ struct RunOptions {
   // Record the run over time: the TB engine's per-task timeline, or a
   // simulator's sampled series (RunOutput::trace).
   bool record = false;
+  // Return per-item results (RunOutput::values); sweeps do not keep them.
+  bool values = false;
 };
 
 // A named column of numbers (a sampled series, or one value per node).

@@ -47,8 +47,8 @@ struct Columns {
   }
 };
 
-RunOutput simulate_resolved(const ResolvedRun& r, bool record) {
-  RunOutput out = r.scheme->simulate(r, RunOptions{.record = record});
+RunOutput simulate_resolved(const ResolvedRun& r, bool record, bool values = false) {
+  RunOutput out = r.scheme->simulate(r, RunOptions{.record = record, .values = values});
   if (out.metrics.size() != r.scheme->metric_count())
     throw SimulationError("internal: scheme '" + r.scheme->name + "' reported " +
                           std::to_string(out.metrics.size()) + " metrics, not " +
@@ -275,7 +275,7 @@ SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record) {
   try {
     r = resolve_run(spec, run);
     single.row.config_hash[0] = r.config_hash;
-    single.output = simulate_resolved(r, record);
+    single.output = simulate_resolved(r, record, true);
   } catch (const DeadlockError& e) {
     throw DeadlockError(describe_run(spec, run) + ": " + e.what(), e.stuck_tasks());
   } catch (const ConfigError& e) {

@@ -4,6 +4,7 @@
 
 #include "models/baselines/register.hpp"
 #include "models/blockmaestro/register.hpp"
+#include "models/hwwl/register.hpp"
 #include "models/wireframe/register.hpp"
 #include "core/errors.hpp"
 
@@ -38,6 +39,7 @@ void register_builtin_schemes() {
     register_baseline_schemes(scheme_registry());
     register_wireframe_schemes(scheme_registry());
     register_blockmaestro_schemes(scheme_registry());
+    register_hwwl_schemes(scheme_registry());
   });
 }
 

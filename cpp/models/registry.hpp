@@ -3,6 +3,7 @@
 // library is silently dropped by the linker (docs/ARCHITECTURE.md).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -56,6 +57,38 @@ SchemeInfo describe_scheme(std::string name, std::string summary, std::string pa
   info.kind_metrics = tb_engine_metrics();
   info.check = check_task_graph_run;
   info.simulate = simulate_task_graph;
+  info.name = std::move(name);
+  info.summary = std::move(summary);
+  info.paper_ref = std::move(paper_ref);
+  return info;
+}
+
+// SchemeInfo for a simulator of its own kind (not the TB engine), whose
+// parameters P are documented by P::params(): it runs workloads of
+// `workload_kind`, reports `kind_metrics` then `stats`, and is given decoded
+// parameters to check one run (ConfigError when impossible) and simulate it.
+template <class P>
+SchemeInfo describe_simulator(
+    std::string name, std::string summary, std::string paper_ref, std::string workload_kind,
+    std::vector<StatInfo> kind_metrics, std::vector<StatInfo> stats,
+    std::function<void(const P&, const ResolvedRun&)> check,
+    std::function<RunOutput(const P&, const ResolvedRun&, const RunOptions&)> simulate) {
+  SchemeInfo info;
+  info.params = P::params().infos();
+  info.defaults = P::params().encode(P{});
+  info.stats = std::move(stats);
+  info.kind_metrics = std::move(kind_metrics);
+  info.workload_kind = std::move(workload_kind);
+  const std::string owner = "scheme '" + name + "'";
+  const auto decode = [owner](const ResolvedRun& r) {
+    return P::params().decode(r.scheme_values, owner);
+  };
+  info.check = [decode, check](const ResolvedRun& r) { check(decode(r), r); };
+  info.simulate = [decode, check, simulate](const ResolvedRun& r, const RunOptions& o) {
+    const P params = decode(r);
+    check(params, r);
+    return simulate(params, r, o);
+  };
   info.name = std::move(name);
   info.summary = std::move(summary);
   info.paper_ref = std::move(paper_ref);

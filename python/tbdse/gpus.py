@@ -23,6 +23,7 @@ __all__ = [
     "Gpu",
     "custom",
     "field_info",
+    "gpgpusim_hwwl",
     "gtx480",
     "h100",
     "h200",
@@ -146,6 +147,12 @@ def h100(**overrides: Any) -> Gpu:
 def h200(**overrides: Any) -> Gpu:
     """NVIDIA H200: 132 SMs x 32 TBs, 1980 MHz."""
     return preset("h200", **overrides)
+
+
+def gpgpusim_hwwl(**overrides: Any) -> Gpu:
+    """The hardware-worklist paper's GPGPU-Sim configuration (Table IV): 4 cores x 16 lanes,
+    48 warps, 2 issue slots, 700 MHz, 100-cycle memory."""
+    return preset("gpgpusim_hwwl", **overrides)
 
 
 def list_presets() -> pd.DataFrame:

@@ -29,7 +29,16 @@ from tbdse._params import suggest
 from tbdse.errors import ConfigError
 from tbdse.results import SIZE_UNITS, column, units
 
-__all__ = ["axis_label", "bar", "check", "heatmap", "line", "parameter_columns", "tick_text"]
+__all__ = [
+    "activity",
+    "axis_label",
+    "bar",
+    "check",
+    "heatmap",
+    "line",
+    "parameter_columns",
+    "tick_text",
+]
 
 Hue = str | Sequence[str] | None
 FAILED_COLOUR = "#c0392b"
@@ -465,6 +474,40 @@ def bar(
         ax.set_title(text)
 
     return _draw(df, facet, ax, draw_one, title or f"{yc} by {xc}")
+
+
+def activity(
+    trace: Any,
+    columns: Sequence[str] = ("active_threads", "waiting_threads"),
+    *,
+    ax: Axes | None = None,
+    label: str | None = None,
+    title: str | None = None,
+) -> Axes:
+    """A worklist run's sampled activity over time (HWWL Fig. 8): the share of
+    threads active (holding a work item) and waiting, in percent.  ``trace``
+    is a :class:`~tbdse.Result` recorded with ``timeline=True`` or its
+    ``trace()`` table; ``label`` prefixes the legend (to overlay runs)."""
+    frame = trace.trace() if hasattr(trace, "trace") else trace
+    if not isinstance(frame, pd.DataFrame) or "cycle" not in frame.columns:
+        raise ConfigError("activity needs a recorded worklist run or its Result.trace() table")
+    ax = ax if ax is not None else plt.subplots(figsize=(6.4, 3.6))[1]
+    for c in columns:
+        if c not in frame.columns:
+            raise ConfigError(
+                f"the trace has no column '{c}'{suggest(c, frame.columns)}; it has "
+                f"{', '.join(map(str, frame.columns))}"
+            )
+        fraction = c.endswith("_threads")
+        values = frame[c] * (100.0 if fraction else 1.0)
+        name = c.replace("_", " ") + (" (%)" if fraction else "")
+        ax.plot(frame["cycle"], values, label=f"{label}: {name}" if label else name)
+    ax.set_xlabel("cycle")
+    ax.set_ylabel("% of threads" if all(c.endswith("_threads") for c in columns) else "value")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    ax.set_title(title or "activity over time")
+    return ax
 
 
 KINDS: dict[str, Callable[..., Any]] = {"line": line, "heatmap": heatmap, "bar": bar}

@@ -24,12 +24,15 @@ __all__ = [
     "Baseline",
     "BlockMaestro",
     "Cdp",
+    "Data",
     "DataflowIdeal",
     "DepLinks",
     "GlobalBarrier",
+    "Hwwl",
     "IdealBaseline",
     "Prelaunch",
     "Scheme",
+    "Topology",
     "Wireframe",
     "info",
     "list_schemes",
@@ -152,6 +155,25 @@ class Wireframe(Scheme):
     Buffer, LRR or level-bounded issue (MICRO-50 2017; docs/models/wireframe.md)."""
 
     scheme_name = "wireframe"
+
+
+class Hwwl(Scheme):
+    """The fine-grain hardware worklist: per-lane banks, WAIT/DONE pulls, work
+    redistribution and virtualization (MICRO-47 2014; docs/models/hwwl.md)."""
+
+    scheme_name = "hwwl"
+
+
+class Topology(Scheme):
+    """Topology-driven software worklist baseline: a kernel per super-step over every node."""
+
+    scheme_name = "topology"
+
+
+class Data(Scheme):
+    """Data-driven, double-buffered software worklist baseline (HWWL Fig. 2)."""
+
+    scheme_name = "data"
 
 
 class Baseline(Scheme):

@@ -1,0 +1,359 @@
+#include "models/hwwl/hwwl_machine.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+#include "core/errors.hpp"
+
+namespace tbdse::hwwl {
+
+namespace {
+
+constexpr std::uint32_t kAllThreads = 0xFFFFFFFFu;
+constexpr std::int64_t kUnlimited = std::numeric_limits<std::int64_t>::max() / 4;
+
+}  // namespace
+
+const std::vector<StatInfo>& HwwlMachine::stat_info() {
+  static const std::vector<StatInfo> list = {
+      {"pulls", "pulls", "thread pulls from the worklist banks"},
+      {"wait_pulls", "pulls", "pulls returning WAIT: the bank was empty, work existed elsewhere"},
+      {"done_pulls", "pulls", "pulls returning DONE"},
+      {"wait_instructions", "instructions", "thread instructions spent spinning on WAIT"},
+      {"transfers", "ids", "ids moved between banks of a core by redistribution"},
+      {"inter_core_transfers", "ids", "ids moved between cores over the redistribution network"},
+      {"skipped_transfers", "ids", "planned moves dropped: a port stayed busy, or nothing to move"},
+      {"virt_loads", "requests", "virtualization loads refilling banks from the overflow buffer"},
+      {"virt_stores", "requests", "virtualization stores spilling ids to the overflow buffer"},
+      {"spilled_ids", "ids", "ids spilled to the overflow buffer"},
+      {"peak_overflow", "ids", "most ids in one core's overflow buffer at once"},
+      {"mean_bank_occupancy", "ids", "ids per bank (both partitions), averaged over intervals"},
+      {"hwwl_bytes", "bytes", "worklist storage per core: lanes x bank_entries x 24 bit"},
+      {"pushed_ids", "ids", "ids pushed by threads (items = initial ids + pushed ids)"},
+      {"peak_bank_ids", "ids", "most ids one bank partition held (reserved entries included)"},
+  };
+  return list;
+}
+
+Cycle HwwlMachine::relaunch_cycles(const HwwlParams& params, const GpuConfig& gpu) {
+  return params.relaunch_cycles == kAuto ? gpu.us_to_cycles(gpu.host_launch_us)
+                                         : params.relaunch_cycles;
+}
+
+HwwlMachine::HwwlMachine(const HwwlParams& params, const WorklistProblem& problem,
+                         const GpuConfig& gpu, const ResolvedRun& run, bool record)
+    : WarpMachine(problem, gpu, run, record, params.sample_every),
+      p_(params),
+      scheme_(redistribution_from(params.redistribution)),
+      double_(params.buffering == "double"),
+      on_demand_(params.refill == "on_demand"),
+      finite_(params.bank_entries != kUnbounded),
+      capacity_(!finite_ ? kUnlimited : double_ ? params.bank_entries / 2 : params.bank_entries),
+      relaunch_(relaunch_cycles(params, gpu)),
+      banks_(static_cast<std::size_t>(shape_.cores * shape_.lanes)),
+      cores_(static_cast<std::size_t>(shape_.cores)) {
+  warps_.resize(static_cast<std::size_t>(shape_.warps()));
+  for (std::int32_t w = 0; w < shape_.warps(); ++w) {
+    warps_[w].core = w / shape_.warps_per_core;
+    warps_[w].slot = w % shape_.warps_per_core;
+    warps_[w].item.fill(-1);
+  }
+  loads_.resize(banks_.size());
+}
+
+std::int64_t HwwlMachine::room(std::int32_t b) const {
+  const Bank& bank = banks_[b];
+  return capacity_ - bank.part[pull_].size() - bank.reserved;
+}
+
+bool HwwlMachine::work_exists() const {
+  const std::int64_t pull_work = pull_ids_ + overflow_ids_[pull_] + in_flight_;
+  if (double_) return pull_work > 0;
+  std::int64_t storing = 0;
+  for (const auto& c : cores_) storing += c.storing;
+  return pull_work > 0 || storing > 0 || holding() > 0;
+}
+
+void HwwlMachine::start() {
+  // The initialisation kernel (Fig. 1b, init_wl) pushes the initial items
+  // round robin over every bank; what does not fit goes to the overflow buffer.
+  const auto banks = static_cast<std::int32_t>(banks_.size());
+  std::int32_t next = 0;
+  for (const std::int32_t id : problem_.initial_items()) {
+    const std::int32_t b = next++ % banks;
+    if (room(b) > 0) {
+      banks_[b].part[pull_].push_back(id);
+      track(banks_[b]);
+      ++pull_ids_;
+    } else {
+      CoreState& cs = cores_[b / shape_.lanes];
+      const std::int64_t held = cs.overflow[pull_].size();
+      if (p_.overflow_entries != kUnbounded && held >= p_.overflow_entries)
+        throw SimulationError("the " + std::to_string(problem_.initial_items().size()) +
+                              " initial work ids fit neither the banks nor the overflow buffers "
+                              "(overflow_entries = " + std::to_string(p_.overflow_entries) +
+                              " per core); give them more entries");
+      cs.overflow[pull_].push_back(id);
+      ++overflow_ids_[pull_];
+      peak_overflow_ = std::max(peak_overflow_, held + 1);
+    }
+  }
+  supersteps_ = 1;
+  for (std::int32_t w = 0; w < shape_.warps(); ++w) {
+    warps_[w].live = kAllThreads;
+    post(0, WARP, WARP_STEP, w);
+  }
+  post(0, INTERVAL, TICK);
+}
+
+void HwwlMachine::handle(const Event& e) {
+  const auto payload = static_cast<std::int32_t>(e.payload);
+  switch (e.kind) {
+    case WARP_STEP: step(payload); break;
+    case TICK: tick(); break;
+    case TRANSFER: move(payload); break;
+    case ARRIVE: arrive(payload); break;
+    case LOAD_DONE: load_done(payload); break;
+    case STORE_DONE: store_done(payload); break;
+    case RELAUNCH: relaunch(); break;
+    default: throw SimulationError("internal: unknown worklist machine event");
+  }
+}
+
+void HwwlMachine::step(std::int32_t w) {
+  Warp& warp = warps_[w];
+  switch (warp.phase) {
+    case Phase::PULL_REQ: {
+      const Cycle at = issue_[warp.core].reserve(now_, 1);
+      warp.phase = Phase::PULL;
+      if (at == now_) pull(w);
+      else post(at, WARP, WARP_STEP, w);
+      break;
+    }
+    case Phase::PULL: pull(w); break;
+    case Phase::COMPUTE:
+      --cores_[warp.core].lsu_busy;  // the round's load returned
+      release_lsu(warp.core);
+      compute_round(w);
+      break;
+    case Phase::PUSH_REQ: {
+      std::int32_t most = 0;
+      for (std::int32_t k = 0; k < kWarp; ++k)
+        most = std::max(most, warp.push_start[k + 1] - warp.push_start[k]);
+      if (most == 0) {
+        push(w);
+        break;
+      }
+      const Cycle at = issue_[warp.core].reserve(now_, most);
+      warp.phase = Phase::PUSH;
+      post(at, WARP, WARP_STEP, w);
+      break;
+    }
+    case Phase::PUSH: push(w); break;
+    case Phase::REFILL_WAIT:
+    case Phase::DONE: break;
+  }
+}
+
+void HwwlMachine::pull(std::int32_t w) {
+  Warp& warp = warps_[w];
+  std::uint32_t waiting = 0;
+  std::vector<std::int32_t> empty_banks;
+  const bool exists = work_exists();
+  const std::int32_t held_before = std::popcount(warp.holding);  // kept through a refill stall
+  for (std::int32_t k = 0; k < kWarp; ++k) {
+    const std::uint32_t bit = 1u << k;
+    if (!(warp.live & bit) || warp.item[k] >= 0) continue;
+    const std::int32_t b = bank_of(warp, k);
+    Bank& bank = banks_[b];
+    use_port(bank);
+    ++pulls_;
+    ++dynamic_instructions_;
+    if (!bank.part[pull_].empty()) {
+      warp.item[k] = bank.part[pull_].pop_front();
+      warp.holding |= bit;
+      --pull_ids_;
+    } else if (finite_ && on_demand_ && !cores_[warp.core].overflow[pull_].empty()) {
+      empty_banks.push_back(b);
+      waiting |= bit;
+    } else if (exists) {
+      waiting |= bit;
+      ++wait_pulls_;
+    } else {
+      warp.live &= ~bit;
+      ++done_pulls_;
+    }
+  }
+  hold(std::popcount(warp.holding) - held_before);
+  if (!empty_banks.empty()) {
+    if (refill_on_demand(w, empty_banks)) return;  // the whole warp waits for the refill
+    wait_pulls_ += static_cast<std::int64_t>(empty_banks.size());  // no queue entry: WAIT
+  }
+  if (warp.holding) {
+    // Apply the operator to every item now; the warp then issues the longest
+    // thread's instructions and waits for the most load round trips.
+    warp.pushes.clear();
+    std::int64_t instructions = 0;
+    std::int32_t rounds = 0;
+    for (std::int32_t k = 0; k < kWarp; ++k) {
+      warp.push_start[k] = static_cast<std::int32_t>(warp.pushes.size());
+      if (warp.item[k] < 0) continue;
+      activated_.clear();
+      const ItemCost cost = op_.apply(warp.item[k], activated_);
+      warp.pushes.insert(warp.pushes.end(), activated_.begin(), activated_.end());
+      instructions = std::max(instructions, cost.instructions);
+      rounds = std::max(rounds, cost.rounds);
+      useful_instructions_ += cost.instructions;
+      dynamic_instructions_ += cost.instructions;
+    }
+    warp.push_start[kWarp] = static_cast<std::int32_t>(warp.pushes.size());
+    warp.instructions_left = instructions;
+    warp.rounds_left = rounds;
+    warp.phase = Phase::COMPUTE;
+    progress();
+    compute_round(w);
+    return;
+  }
+  if (!warp.live) {
+    warp_done(w);
+    return;
+  }
+  // Every live thread pulled WAIT: spin, then pull again.
+  const auto spinning = std::popcount(warp.live & waiting);
+  wait_instructions_ += p_.wait_spin * spinning;
+  dynamic_instructions_ += p_.wait_spin * spinning;
+  const Cycle at = issue_[warp.core].reserve(now_ + 1, p_.wait_spin);
+  warp.phase = Phase::PULL_REQ;
+  post(at + p_.wait_spin, WARP, WARP_STEP, w);
+}
+
+void HwwlMachine::compute_round(std::int32_t w) {
+  Warp& warp = warps_[w];
+  if (warp.rounds_left == 0) {  // the instructions after the last load, then the pushes
+    const Cycle at = warp.instructions_left > 0
+                         ? issue_[warp.core].reserve(now_, warp.instructions_left)
+                         : now_;
+    warp.phase = Phase::PUSH_REQ;
+    post(at + warp.instructions_left, WARP, WARP_STEP, w);
+    warp.instructions_left = 0;
+    return;
+  }
+  // The round's share of the instructions (at least the load itself), then the load.
+  const std::int64_t chunk =
+      std::max<std::int64_t>(1, (warp.instructions_left + warp.rounds_left - 1) / warp.rounds_left);
+  const Cycle at = issue_[warp.core].reserve(now_, chunk);
+  warp.instructions_left = std::max<std::int64_t>(0, warp.instructions_left - chunk);
+  --warp.rounds_left;
+  ++cores_[warp.core].lsu_busy;
+  post(at + chunk + shape_.mem_latency, WARP, WARP_STEP, w);
+}
+
+void HwwlMachine::push(std::int32_t w) {
+  Warp& warp = warps_[w];
+  // Push instruction j: every thread with a j-th activated id pushes it to its
+  // own bank; ids finding the partition full are coalesced into one store.
+  const std::int32_t side = push_side();
+  std::int32_t instructions = 0;
+  for (std::int32_t j = 0;; ++j) {
+    bool any = false;
+    std::vector<std::int32_t> spills;
+    for (std::int32_t k = 0; k < kWarp; ++k) {
+      if (warp.push_start[k] + j >= warp.push_start[k + 1]) continue;
+      any = true;
+      const std::int32_t id = warp.pushes[static_cast<std::size_t>(warp.push_start[k] + j)];
+      Bank& bank = banks_[bank_of(warp, k)];
+      use_port(bank);
+      ++dynamic_instructions_;
+      const std::int64_t used = bank.part[side].size() + (side == pull_ ? bank.reserved : 0);
+      ++pushed_;
+      if (used < capacity_) {
+        bank.part[side].push_back(id);
+        peak_bank_ = std::max(peak_bank_, used + 1);
+        ++(side == pull_ ? pull_ids_ : push_ids_);
+      } else {
+        spills.push_back(id);
+      }
+    }
+    if (!any) break;
+    instructions = j + 1;
+    if (!spills.empty()) spill(warp.core, std::move(spills), now_ + j);
+  }
+  const auto finished_items = std::popcount(warp.holding);
+  warp.item.fill(-1);
+  warp.holding = 0;
+  hold(-finished_items);
+  warp.phase = Phase::PULL_REQ;
+  post(now_ + instructions, WARP, WARP_STEP, w);
+}
+
+void HwwlMachine::warp_done(std::int32_t w) {
+  warps_[w].phase = Phase::DONE;
+  if (++warps_done_ == shape_.warps()) end_of_kernel();
+}
+
+void HwwlMachine::end_of_kernel() {
+  for (const auto& c : cores_)
+    if (c.storing > 0) return;  // the kernel ends once its spills are stored
+  const std::int64_t next = double_ ? push_ids_ + overflow_ids_[push_side()] : 0;
+  if (next == 0) {
+    end_ = now_;
+    done_ = true;
+  } else if (!relaunch_posted_) {
+    relaunch_posted_ = true;
+    post(now_ + relaunch_, WARP, RELAUNCH);
+  }
+}
+
+void HwwlMachine::relaunch() {
+  // The push partitions (banks and overflow regions) become the pull ones.
+  pull_ = 1 - pull_;
+  pull_ids_ = push_ids_;
+  push_ids_ = 0;
+  relaunch_posted_ = false;
+  warps_done_ = 0;
+  ++supersteps_;
+  for (std::int32_t w = 0; w < shape_.warps(); ++w) {
+    warps_[w].live = kAllThreads;
+    warps_[w].phase = Phase::PULL_REQ;
+    post(now_, WARP, WARP_STEP, w);
+  }
+}
+
+std::vector<double> HwwlMachine::stats() const {
+  const double bytes =
+      finite_ ? static_cast<double>(shape_.lanes * p_.bank_entries * 3)
+              : std::numeric_limits<double>::infinity();
+  return {static_cast<double>(pulls_),
+          static_cast<double>(wait_pulls_),
+          static_cast<double>(done_pulls_),
+          static_cast<double>(wait_instructions_),
+          static_cast<double>(transfers_),
+          static_cast<double>(inter_core_),
+          static_cast<double>(skipped_),
+          static_cast<double>(virt_loads_),
+          static_cast<double>(virt_stores_),
+          static_cast<double>(spilled_),
+          static_cast<double>(peak_overflow_),
+          occupancy_samples_ ? occupancy_sum_ / static_cast<double>(occupancy_samples_) : 0.0,
+          bytes,
+          static_cast<double>(pushed_),
+          static_cast<double>(peak_bank_)};
+}
+
+void HwwlMachine::sample_more(std::vector<Series>& trace, bool first) {
+  if (first) {
+    trace.push_back({"waiting_threads", {}});
+    trace.push_back({"bank_occupancy", {}});
+    trace.push_back({"overflow_ids", {}});
+  }
+  std::int64_t live = 0, in_banks = 0;
+  for (const auto& w : warps_) live += std::popcount(w.live) - std::popcount(w.holding);
+  for (const auto& b : banks_) in_banks += b.part[0].size() + b.part[1].size();
+  const double threads = shape_.threads();
+  trace[2].values.push_back(static_cast<double>(live) / threads);
+  trace[3].values.push_back(static_cast<double>(in_banks) / static_cast<double>(banks_.size()));
+  trace[4].values.push_back(static_cast<double>(overflow_ids_[0] + overflow_ids_[1]));
+}
+
+}  // namespace tbdse::hwwl

@@ -1,0 +1,129 @@
+// The fine-grain hardware worklist (Kim & Batten, MICRO-47 2014, §III): the
+// data-driven kernel of Fig. 1b on a GPU whose lanes each own a worklist bank.
+// Every hardware thread loops: pull a work id from its lane's bank (WAIT when
+// the bank is empty but work exists elsewhere, DONE when none does), apply
+// the operator, push the ids it activates to its bank.  Banks are single-port
+// FIFOs; a redistribution unit moves ids between them every `interval`
+// cycles (redistribution.hpp); ids that do not fit spill to a per-core
+// overflow buffer and come back on demand or at intervals (§III-D).
+// Double-buffered, pushes go to the other partition, swapped at a kernel
+// relaunch once every pull partition is empty (§III-A).  docs/models/hwwl.md
+// lists the interpretations.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/hwwl/hwwl_params.hpp"
+#include "models/hwwl/redistribution.hpp"
+#include "models/hwwl/warp_machine.hpp"
+#include "models/hwwl/worklist_banks.hpp"
+
+namespace tbdse::hwwl {
+
+class HwwlMachine final : public WarpMachine {
+ public:
+  HwwlMachine(const HwwlParams& params, const WorklistProblem& problem, const GpuConfig& gpu,
+              const ResolvedRun& run, bool record);
+
+  static const std::vector<StatInfo>& stat_info();
+  static Cycle relaunch_cycles(const HwwlParams& params, const GpuConfig& gpu);
+
+ private:
+  enum Kind : std::int32_t { WARP_STEP = 1, TICK, TRANSFER, ARRIVE, LOAD_DONE, STORE_DONE, RELAUNCH };
+  enum class Phase : std::uint8_t { PULL_REQ, PULL, COMPUTE, PUSH_REQ, PUSH, REFILL_WAIT, DONE };
+
+  struct Warp {
+    std::int32_t core = 0, slot = 0;  // its core, and its index there
+    Phase phase = Phase::PULL_REQ;
+    std::uint32_t live = 0;     // threads that have not pulled DONE in this kernel
+    std::uint32_t holding = 0;  // threads holding a work item
+    std::array<std::int32_t, kWarp> item{};
+    std::int32_t rounds_left = 0;
+    std::int64_t instructions_left = 0;
+    std::vector<std::int32_t> pushes;                 // activated ids, thread by thread
+    std::array<std::int32_t, kWarp + 1> push_start{};  // thread k's ids: [start[k], start[k+1])
+  };
+  struct Request {  // a virtualization load or store, or an id crossing the network
+    std::int32_t core = 0, warp = -1;
+    std::vector<std::int32_t> ids, banks;
+  };
+  struct CoreState {
+    IdQueue overflow[2];                // spilled ids per partition
+    std::int64_t storing = 0;           // ids on their way to the overflow buffer
+    std::int32_t lsu_busy = 0;          // load-store queue entries in use
+    std::vector<std::int32_t> waiting;  // store requests waiting for an entry
+    std::int32_t refill_rr = 0;
+  };
+
+  void start() override;
+  void handle(const Event& e) override;
+  bool finished() const override { return done_; }
+  std::vector<double> stats() const override;
+  void sample_more(std::vector<Series>& trace, bool first) override;
+
+  std::int32_t bank_of(const Warp& w, std::int32_t k) const {
+    return w.core * shape_.lanes + shape_.lane(w.slot, k);
+  }
+  std::int32_t push_side() const { return double_ ? 1 - pull_ : pull_; }
+  std::int64_t room(std::int32_t b) const;  // free entries of the pull partition
+  bool work_exists() const;
+  void use_port(Bank& bank) { bank.port_free = std::max(bank.port_free, now_) + 1; }
+  // After an id enters a bank's pull partition: the occupancy high-water mark.
+  void track(const Bank& bank) {
+    peak_bank_ = std::max(peak_bank_, bank.part[pull_].size() + bank.reserved);
+  }
+
+  void step(std::int32_t w);
+  void pull(std::int32_t w);
+  void compute_round(std::int32_t w);
+  void push(std::int32_t w);
+  void warp_done(std::int32_t w);
+  void tick();
+  void redistribute();
+  void move(std::int32_t request);
+  void arrive(std::int32_t request);
+  void refill_interval(std::int32_t core);
+  bool refill_on_demand(std::int32_t w, const std::vector<std::int32_t>& empty_banks);
+  void load(std::int32_t core, std::vector<std::int32_t> targets, std::int32_t warp);
+  void load_done(std::int32_t request);
+  void spill(std::int32_t core, std::vector<std::int32_t> ids, Cycle t);
+  void issue_store(std::int32_t request, Cycle t);
+  void store_done(std::int32_t request);
+  void release_lsu(std::int32_t core);
+  void end_of_kernel();
+  void relaunch();
+  std::int32_t new_request(Request r);
+
+  HwwlParams p_;
+  Redistribution scheme_;
+  bool double_, on_demand_, finite_;
+  std::int64_t capacity_;  // entries per partition
+  Cycle relaunch_;
+  std::int32_t pull_ = 0;  // partition pulled from (double: the other one is pushed to)
+  Cycle last_tick_ = 0;    // the current redistribution interval began here
+
+  std::vector<Warp> warps_;
+  std::vector<Bank> banks_;
+  std::vector<CoreState> cores_;
+  std::vector<Request> requests_;
+  std::vector<std::int32_t> free_requests_;
+  RedistributionState rr_;
+  std::vector<std::int32_t> loads_;  // scratch: bank loads for the planner
+
+  // Work anywhere, for WAIT vs DONE: ids in pull partitions, in overflow
+  // buffers' pull regions, in flight to a bank (refills, network).
+  std::int64_t pull_ids_ = 0, push_ids_ = 0, overflow_ids_[2] = {0, 0}, in_flight_ = 0;
+  std::int32_t warps_done_ = 0;
+  bool relaunch_posted_ = false, done_ = false;
+
+  std::int64_t pulls_ = 0, wait_pulls_ = 0, done_pulls_ = 0, wait_instructions_ = 0;
+  std::int64_t transfers_ = 0, inter_core_ = 0, skipped_ = 0;
+  std::int64_t virt_loads_ = 0, virt_stores_ = 0, spilled_ = 0, peak_overflow_ = 0;
+  std::int64_t pushed_ = 0, peak_bank_ = 0;
+  double occupancy_sum_ = 0;
+  std::int64_t occupancy_samples_ = 0;
+};
+
+}  // namespace tbdse::hwwl

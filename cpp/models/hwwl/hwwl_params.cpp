@@ -1,0 +1,109 @@
+#include "models/hwwl/hwwl_params.hpp"
+
+namespace tbdse::hwwl {
+
+const ParamTable<HwwlParams>& HwwlParams::params() {
+  static const ParamTable<HwwlParams> table = [] {
+    ParamTable<HwwlParams> t;
+    t.add(&HwwlParams::redistribution,
+          {.name = "redistribution",
+           .doc = "work redistribution between banks: none, threshold (greedy banks above the "
+                  "threshold give to needy ones below it), lsorting (banks ranked per core), "
+                  "gsorting (ranked across all cores), magic (perfect balance, no bandwidth "
+                  "limit)",
+           .paper_ref = "HWWL §III-C, §IV-D",
+           .choices = {"none", "threshold", "lsorting", "gsorting", "magic"}});
+    t.add(&HwwlParams::interval,
+          {.name = "interval", .unit = "cycles",
+           .doc = "cycles between redistributions (and interval refills)",
+           .paper_ref = "HWWL §IV-D (10)", .min_value = 1, .max_value = 1e9});
+    t.add(&HwwlParams::threshold,
+          {.name = "threshold", .unit = "ids",
+           .doc = "banks holding more are greedy (donate), fewer needy (receive)",
+           .paper_ref = "HWWL §III-C, §IV-D (5)", .min_value = 0, .max_value = 1e9});
+    t.add(&HwwlParams::bank_entries,
+          {.name = "bank_entries", .unit = "entries",
+           .doc = "entries per lane bank, both partitions together (double-buffered: half "
+                  "each); ids beyond it spill to the overflow buffer",
+           .paper_ref = "HWWL §III-B, §IV-E (32)", .unbounded_ok = true, .min_value = 2,
+           .max_value = 1e9});
+    t.add(&HwwlParams::refill,
+          {.name = "refill",
+           .doc = "how spilled ids return: on_demand (a pull from an empty bank loads up to a "
+                  "warp's worth; the whole warp stalls) or interval (every interval cycles, "
+                  "when every bank of the core has a free entry, into reserved entries)",
+           .paper_ref = "HWWL §III-D, §IV-E", .choices = {"interval", "on_demand"}});
+    t.add(&HwwlParams::buffering,
+          {.name = "buffering",
+           .doc = "double (pull and push partitions, swapped at a kernel relaunch when every "
+                  "pull partition is empty) or single (one worklist, one kernel)",
+           .paper_ref = "HWWL §III-A, §IV-A, §V-C", .choices = {"double", "single"}});
+    t.add(&HwwlParams::overflow_entries,
+          {.name = "overflow_entries", .unit = "ids",
+           .doc = "overflow buffer per core for spilled ids; a push that finds it full is a "
+                  "simulation error",
+           .paper_ref = "HWWL §III-A, §III-D", .unbounded_ok = true, .min_value = 0,
+           .max_value = 1e12});
+    t.add(&HwwlParams::lsu_queue,
+          {.name = "lsu_queue", .unit = "entries",
+           .doc = "load-store queue entries per core that virtualization requests may use; "
+                  "the operator's loads take priority",
+           .paper_ref = "HWWL §III-D (tbdse assumption)", .min_value = 1, .max_value = 1e6});
+    t.add(&HwwlParams::wait_spin,
+          {.name = "wait_spin", .unit = "instructions",
+           .doc = "instructions a warp whose threads all pulled WAIT spends before pulling "
+                  "again (useless dynamic work)",
+           .paper_ref = "HWWL §III-C, §IV-C (tbdse assumption)", .min_value = 1,
+           .max_value = 1e6});
+    t.add(&HwwlParams::relaunch_cycles,
+          {.name = "relaunch_cycles", .unit = "cycles",
+           .doc = "kernel relaunch that swaps the partitions; auto = the GPU's host_launch_us",
+           .paper_ref = "HWWL §III-A", .auto_ok = true, .min_value = 0, .max_value = 1e12});
+    t.add(&HwwlParams::sample_every,
+          {.name = "sample_every", .unit = "cycles",
+           .doc = "cycles between samples of active threads and bank occupancy when recorded",
+           .paper_ref = "HWWL Fig. 8", .min_value = 1, .max_value = 1e12});
+    t.add(&HwwlParams::check_results,
+          {.name = "check_results",
+           .doc = "compare final node values (BFS/SSSP distances) with a reference solution",
+           .paper_ref = "tbdse"});
+    return t;
+  }();
+  return table;
+}
+
+const ParamTable<SoftwareParams>& SoftwareParams::params() {
+  static const ParamTable<SoftwareParams> table = [] {
+    ParamTable<SoftwareParams> t;
+    t.add(&SoftwareParams::relaunch_cycles,
+          {.name = "relaunch_cycles", .unit = "cycles",
+           .doc = "each super-step's kernel launch; auto = the GPU's host_launch_us",
+           .paper_ref = "HWWL §II-A, Fig. 1-2", .auto_ok = true, .min_value = 0,
+           .max_value = 1e12});
+    t.add(&SoftwareParams::pull_instructions,
+          {.name = "pull_instructions", .unit = "instructions",
+           .doc = "data: reading a work id from the pull worklist in memory (plus one load)",
+           .paper_ref = "HWWL Fig. 2 (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+    t.add(&SoftwareParams::check_instructions,
+          {.name = "check_instructions", .unit = "instructions",
+           .doc = "topology: checking whether a thread's node is active (plus one load)",
+           .paper_ref = "HWWL Fig. 1a (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+    t.add(&SoftwareParams::push_instructions,
+          {.name = "push_instructions", .unit = "instructions",
+           .doc = "data: a warp's atomic-reduced push (prefix sum of push counts) before its "
+                  "one atomic on the worklist tail",
+           .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+    t.add(&SoftwareParams::sample_every,
+          {.name = "sample_every", .unit = "cycles",
+           .doc = "cycles between samples of active threads when recorded",
+           .paper_ref = "HWWL Fig. 8", .min_value = 1, .max_value = 1e12});
+    t.add(&SoftwareParams::check_results,
+          {.name = "check_results",
+           .doc = "compare final node values (BFS/SSSP distances) with a reference solution",
+           .paper_ref = "tbdse"});
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace tbdse::hwwl

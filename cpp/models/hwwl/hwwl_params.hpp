@@ -1,0 +1,79 @@
+// Parameters of the worklist machine's schemes (docs/MODELS.md §6): `hwwl`,
+// the fine-grain hardware worklist of Kim & Batten (MICRO-47 2014), and its
+// software baselines `topology` and `data` (§II, Fig. 1-2).  The machine's
+// shape is the GPU's: cores = gpu.sms, lanes = gpu.lanes, warps of 32 threads,
+// gpu.threads_per_sm / 32 warps per core (Table IV: 4 x 16 lanes, 48 warps),
+// gpu.issue_width warp instructions per cycle, gpu.mem_latency cycles per
+// load, gpu.amo_cycles per atomic on one address.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/params.hpp"
+
+namespace tbdse::hwwl {
+
+struct HwwlParams {
+  // Work redistribution between banks (§III-C): none, threshold, lsorting
+  // (per-core ranking), gsorting (one global ranking), magic (perfect balance,
+  // no bandwidth limit).  Default lsorting (§IV-D settles on it).
+  std::string redistribution = "lsorting";
+  // Cycles between redistributions (and interval refills).  Default 10 (§IV-D).
+  std::int64_t interval = 10;
+  // Work threshold: banks above it are greedy, below it needy.  Default 5 (§IV-D).
+  std::int64_t threshold = 5;
+  // Entries per lane bank, both partitions together (double-buffered: half
+  // each), or unbounded.  Default 32 (§IV-E).
+  std::int64_t bank_entries = 32;
+  // How spilled work comes back (§III-D): on_demand (a pull from an empty
+  // bank loads a warp's worth; the warp stalls) or interval (every interval
+  // cycles, when every bank of the core has a free entry).  Default interval.
+  std::string refill = "interval";
+  // double: pulls and pushes use separate partitions, swapped at a kernel
+  // relaunch when every pull partition is empty; single: one worklist.
+  // Default double (§IV-A).
+  std::string buffering = "double";
+  // Overflow buffer entries per core for spilled ids; unbounded = as much as
+  // needed.  A push that finds it full is a simulation error (§III-A: the
+  // exception).  Default unbounded.
+  std::int64_t overflow_entries = kUnbounded;
+  // Load-store queue entries per core that virtualization requests may use;
+  // the operator's own loads take priority (§III-D).  Default 64 (tbdse's).
+  std::int64_t lsu_queue = 64;
+  // Instructions a warp whose threads all pulled WAIT spends before pulling
+  // again: useless dynamic work (§III-C).  Default 4 (tbdse's: pull, compare,
+  // branch, loop).
+  std::int64_t wait_spin = 4;
+  // Cycles of the kernel relaunch that swaps the partitions; auto = the GPU's
+  // host_launch_us (§III-A).
+  std::int64_t relaunch_cycles = kAuto;
+  // Cycles between samples of the machine's activity when a run is recorded.
+  // Default 500.
+  std::int64_t sample_every = 500;
+  // Compare the operator's final node values (BFS/SSSP distances) with a
+  // reference solution; a mismatch is a simulation error.  Default true.
+  bool check_results = true;
+
+  static const ParamTable<HwwlParams>& params();
+};
+
+struct SoftwareParams {
+  // Cycles of each super-step's kernel launch; auto = the GPU's host_launch_us.
+  std::int64_t relaunch_cycles = kAuto;
+  // data: instructions to read a work id from the pull worklist in memory (one
+  // load round trip besides).  Default 2 (tbdse's).
+  std::int64_t pull_instructions = 2;
+  // topology: instructions of the check whether a node is active (one load
+  // round trip besides).  Default 4 (tbdse's).
+  std::int64_t check_instructions = 4;
+  // data: instructions of an atomic-reduced push (a block's prefix sum over
+  // its threads' push counts) before its one atomic (§II-C).  Default 12.
+  std::int64_t push_instructions = 12;
+  std::int64_t sample_every = 500;  // as for hwwl
+  bool check_results = true;        // as for hwwl
+
+  static const ParamTable<SoftwareParams>& params();
+};
+
+}  // namespace tbdse::hwwl

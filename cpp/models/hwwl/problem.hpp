@@ -1,0 +1,88 @@
+// The worklist machine's workload (docs/MODELS.md §6): an operator applied to
+// work items, the nodes of a graph (HWWL §II-A, Fig. 1).  BFS and SSSP do real
+// relaxations on a Digraph and are checked against a reference solution; the
+// synthetic operator stands in for the LonestarGPU benchmarks whose code
+// tbdse does not model (BH, DMR, MST, SP): its work and activations per item
+// are drawn from distributions (docs/models/hwwl.md derives the presets).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/digraph.hpp"
+#include "core/model_input.hpp"
+
+namespace tbdse::hwwl {
+
+enum class OperatorKind { BFS, SSSP, SYNTHETIC };
+
+// What one item costs and what it activates.  Instruction counts are per
+// thread; a warp issues the largest count among its threads (SIMT lockstep).
+struct OperatorSpec {
+  OperatorKind kind = OperatorKind::BFS;
+  // BFS / SSSP: the source node (initially the only active item).
+  std::int32_t source = 0;
+  // Instructions per item besides its arcs, and per arc; a graph operator
+  // makes one load round trip for the node and one per arc.
+  std::int64_t node_instructions = 10;
+  std::int64_t arc_instructions = 6;
+  // Synthetic operator: ids 0..nodes-1; a fraction `initial` of them (evenly
+  // spaced) active at the start; per item lognormal(work_mean, work_sigma)
+  // instructions, times work_growth per generation; mem_rounds load round
+  // trips; activations per item drawn with mean `activations` (at most
+  // max_activations), to ids uniform over `spread` ids after the item's
+  // (wrapping; spread = nodes means anywhere), while the item's generation
+  // + 1 < generations.
+  std::int32_t nodes = 0;
+  double initial = 1.0;
+  double work_mean = 100.0;
+  double work_sigma = 0.0;
+  double work_growth = 1.0;
+  std::int32_t mem_rounds = 2;
+  double activations = 0.0;
+  std::int32_t max_activations = 4;
+  std::int32_t spread = 0;
+  std::int32_t generations = 1;
+};
+
+class WorklistProblem final : public ModelInput {
+ public:
+  // Validates: a graph operator needs a graph and a source in range; the
+  // synthetic one a node count; ids fit the banks' 24-bit entries (§III-B).
+  // ConfigError naming the field otherwise.
+  WorklistProblem(DigraphPtr graph, OperatorSpec op);
+
+  std::string kind() const override { return "worklist"; }
+  std::uint64_t content_hash() const override { return hash_; }
+  double weight() const override;
+  std::map<std::string, double> sizes() const override;
+
+  const OperatorSpec& op() const { return op_; }
+  const Digraph* graph() const { return graph_.get(); }
+  const DigraphPtr& graph_ptr() const { return graph_; }
+  std::int32_t nodes() const;
+
+  // The ids active at the start, in order.
+  std::vector<std::int32_t> initial_items() const;
+
+  // BFS / SSSP: each node's distance from the source (kUnreached where none),
+  // computed once (BFS levels, or Dijkstra) and shared by every run.
+  const std::vector<std::int64_t>& reference_distances() const;
+
+ private:
+  DigraphPtr graph_;
+  OperatorSpec op_;
+  std::uint64_t hash_ = 0;
+  mutable std::once_flag reference_once_;
+  mutable std::vector<std::int64_t> reference_;
+};
+
+inline constexpr std::int64_t kUnreached = INT64_MAX;
+// Bank entries hold 24-bit work ids (§III-B: "up to 17M unique work IDs").
+inline constexpr std::int64_t kMaxWorkIds = std::int64_t{1} << 24;
+
+}  // namespace tbdse::hwwl

@@ -1,0 +1,127 @@
+// What the hardware worklist (hwwl_machine.*) and its software baselines
+// (software_machine.*) share: a GPU of cores running warps of 32 threads in
+// lockstep (SIMT), issue slots per core, loads that take mem_latency cycles,
+// the operator's state, the event loop and the activity it samples.
+//
+// Timing model (docs/models/hwwl.md): a warp instruction takes one issue slot
+// of its core (gpu.issue_width per cycle, first come first served, a warp's
+// run of instructions back to back); a warp executes the largest instruction
+// count among its threads (divergent threads idle, masked); a load round trip
+// takes gpu.mem_latency cycles during which the warp issues nothing, so other
+// warps hide it.  Caches, coalescing and bandwidth are not modelled: every
+// load of the operator is a round trip.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/event_queue.hpp"
+#include "core/gpu.hpp"
+#include "core/run.hpp"
+#include "core/scheme.hpp"
+#include "models/hwwl/operator_state.hpp"
+
+namespace tbdse::hwwl {
+
+inline constexpr std::int32_t kWarp = 32;  // threads per warp
+
+// The machine's shape, from the GPU (cores = sms).
+struct Shape {
+  std::int32_t cores = 0;
+  std::int32_t lanes = 0;           // SIMD lanes (and worklist banks) per core
+  std::int32_t warps_per_core = 0;  // threads_per_sm / 32
+  std::int32_t issue_width = 0;
+  Cycle mem_latency = 0;
+  Cycle amo_cycles = 0;
+
+  // ConfigError unless lanes divides 32 or is a multiple of it, and a core
+  // holds at least one warp.
+  static Shape of(const GpuConfig& gpu);
+  std::int32_t threads() const { return cores * warps_per_core * kWarp; }
+  std::int32_t warps() const { return cores * warps_per_core; }
+  // The lane thread k of warp w runs on (within its core).
+  std::int32_t lane(std::int32_t warp_in_core, std::int32_t k) const {
+    return (warp_in_core * kWarp + k) % lanes;
+  }
+};
+
+// A core's issue slots: `width` instructions start per cycle.
+class IssueSlots {
+ public:
+  explicit IssueSlots(std::int32_t width) : free_at_(static_cast<std::size_t>(width), 0) {}
+  // Reserves `count` consecutive instruction slots starting no earlier than
+  // `t`; returns the cycle the first one issues.
+  Cycle reserve(Cycle t, std::int64_t count) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < free_at_.size(); ++i)
+      if (free_at_[i] < free_at_[best]) best = i;
+    const Cycle start = std::max(t, free_at_[best]);
+    free_at_[best] = start + count;
+    return start;
+  }
+
+ private:
+  std::vector<Cycle> free_at_;
+};
+
+// Metrics every worklist-machine run reports (the kind metrics), in order.
+const std::vector<StatInfo>& worklist_metrics();
+
+class WarpMachine {
+ public:
+  WarpMachine(const WorklistProblem& problem, const GpuConfig& gpu, const ResolvedRun& run,
+              bool record, std::int64_t sample_every);
+  virtual ~WarpMachine() = default;
+
+  // Runs to completion; DeadlockError if it stops making progress.
+  RunOutput run(const char* scheme, bool check_results, bool values);
+
+ protected:
+  enum Priority : std::int32_t { ARRIVAL = 1, INTERVAL = 2, WARP = 3, SAMPLE = 4 };
+  static constexpr std::int32_t kSampleEvent = 1'000'000;
+
+  virtual void start() = 0;
+  virtual void handle(const Event& event) = 0;
+  virtual bool finished() const = 0;
+  // Scheme-specific statistics, after the kind metrics.
+  virtual std::vector<double> stats() const = 0;
+  // Extra sampled series (name, value now); the base samples active threads.
+  virtual void sample_more(std::vector<Series>& trace, bool first) = 0;
+
+  void post(Cycle t, Priority priority, std::int32_t kind, std::int64_t payload = 0);
+  // Threads holding an item changed by `delta` (kept as a time integral).
+  void hold(std::int32_t delta);
+  // A work item was processed: resets the no-progress watchdog.
+  void progress() { since_progress_ = 0; }
+  std::int32_t holding() const { return holding_; }  // threads holding an item
+
+  const WorklistProblem& problem_;
+  Shape shape_;
+  Cycle now_ = 0;
+  Cycle end_ = 0;  // when the run finished
+  EventQueue queue_;
+  std::vector<IssueSlots> issue_;
+  OperatorState op_;
+  std::vector<std::int32_t> activated_;  // scratch for OperatorState::apply
+
+  // kind metrics
+  std::int64_t useful_instructions_ = 0;
+  std::int64_t dynamic_instructions_ = 0;
+  std::int64_t supersteps_ = 0;
+  std::int64_t events_ = 0;
+
+ private:
+  void sample();
+
+  bool record_;
+  Cycle sample_every_;
+  std::vector<Series> trace_;
+  std::int32_t holding_ = 0;
+  double holding_area_ = 0;  // integral of threads holding an item over time
+  Cycle holding_since_ = 0;
+  std::int64_t since_progress_ = 0;
+  std::int64_t pending_ = 0;  // events other than samples: none left means nothing can happen
+};
+
+}  // namespace tbdse::hwwl

@@ -1,0 +1,215 @@
+"""Worklist workloads: an operator applied to work items, the nodes of a graph
+(HWWL §II-A, Fig. 1), for the worklist machine's schemes ``hwwl``,
+``topology`` and ``data`` (docs/models/hwwl.md).
+
+* :func:`bfs` and :func:`sssp` relax real distances over a graph, generated
+  (``rmat``, ``grid``, ``uniform``) or read from a file (DIMACS ``.gr``,
+  Matrix Market ``.mtx``, edge list); every run's distances are checked
+  against a reference solution.
+* :func:`lonestar` stands in for the LonestarGPU benchmarks tbdse does not
+  model instruction by instruction (BH, DMR, MST, SP): work and activations
+  per item drawn from distributions whose parameters are derived from the
+  paper's description (§II-B, Table II) and labelled as tbdse's.
+* :func:`graph_operator` applies BFS or SSSP to any graph (networkx, an edge
+  list, a ``_core.Digraph``).
+
+>>> import tbdse as td
+>>> wl = td.workloads.bfs(graph="grid", rows=32, cols=32)
+>>> wl.kind, wl.sizes()
+('worklist', {'edges': 3968, 'nodes': 1024})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tbdse import _core
+from tbdse._checks import text, whole
+from tbdse._params import unknown_name
+from tbdse.errors import ConfigError
+from tbdse.workloads import graphs
+from tbdse.workloads.base import Workload, generator
+
+__all__ = ["LONESTAR", "bfs", "graph_operator", "lonestar", "lonestar_names", "sssp"]
+
+GRAPH_KINDS = ("rmat", "grid", "uniform", "file")
+
+
+def _graph(
+    graph: str,
+    nodes: int,
+    degree: float,
+    rows: int,
+    cols: int,
+    path: str,
+    symmetric: bool,
+    max_weight: int,
+    seed: int,
+) -> _core.Digraph:
+    if graph == "rmat":
+        return graphs.rmat(nodes, degree, symmetric=symmetric, max_weight=max_weight, seed=seed)
+    if graph == "uniform":
+        return graphs.uniform(nodes, degree, symmetric=symmetric, max_weight=max_weight, seed=seed)
+    if graph == "grid":
+        return graphs.grid(rows, cols, max_weight=max_weight, seed=seed)
+    if graph == "file":
+        if not path:
+            raise ConfigError("graph 'file' needs 'path' (a .gr, .mtx or edge-list file)")
+        return graphs.read(path)
+    raise unknown_name("graph kind", graph, GRAPH_KINDS)
+
+
+def _naming(operator: str) -> Any:
+    def name(p: Mapping[str, Any]) -> str:
+        kind = p.get("graph", "rmat")
+        if kind == "grid":
+            shape = f"grid {p.get('rows')}x{p.get('cols')}"
+        elif kind == "file":
+            shape = Path(str(p.get("path", ""))).name
+        else:
+            shape = f"{kind} {p.get('nodes')} x {p.get('degree'):g}"
+        return f"{operator}({shape})"
+
+    return name
+
+
+def graph_operator(
+    graph: _core.Digraph,
+    operator: str = "bfs",
+    *,
+    source: int = 0,
+    node_instructions: int = 10,
+    arc_instructions: int = 6,
+    name: str | None = None,
+) -> Workload:
+    """BFS or SSSP over ``graph`` from ``source``.  Per item a thread executes
+    ``node_instructions`` plus ``arc_instructions`` per arc and makes one load
+    round trip for the node and one per arc (tbdse's operator model)."""
+    if not isinstance(graph, _core.Digraph):
+        raise ConfigError(
+            "graph_operator needs a graph from td.workloads.graphs (e.g. graphs.from_networkx); "
+            f"got {type(graph).__name__}"
+        )
+    if operator not in ("bfs", "sssp"):
+        raise unknown_name("graph operator", str(operator), ("bfs", "sssp"))
+    fields = {
+        "source": whole(source, "source", 0, 2**31 - 1),
+        "node_instructions": whole(node_instructions, "node_instructions", 0, 2**40),
+        "arc_instructions": whole(arc_instructions, "arc_instructions", 0, 2**40),
+    }
+    problem = _core.WorklistProblem(graph, operator, {k: float(v) for k, v in fields.items()})
+    return Workload(model_input=problem, name=name or f"{operator}(graph of {graph.nodes} nodes)")
+
+
+def _graph_workload(operator: str, params: Mapping[str, Any], name: str | None) -> Workload:
+    if params["graph"] not in GRAPH_KINDS:
+        raise unknown_name("graph kind", params["graph"], GRAPH_KINDS)
+    g = _graph(
+        params["graph"],
+        params["nodes"],
+        params["degree"],
+        params["rows"],
+        params["cols"],
+        params["path"],
+        params["symmetric"],
+        params["max_weight"],
+        params["seed"],
+    )
+    made = graph_operator(
+        g,
+        operator,
+        source=params["source"],
+        node_instructions=params["node_instructions"],
+        arc_instructions=params["arc_instructions"],
+        name=name or _naming(operator)(params),
+    )
+    made.generator, made.params = operator, dict(params)
+    return made
+
+
+@generator("bfs", naming=_naming("bfs"))
+def bfs(
+    graph: str = "rmat",
+    nodes: int = 4096,
+    degree: float = 8.0,
+    rows: int = 64,
+    cols: int = 64,
+    path: str = "",
+    symmetric: bool = False,
+    max_weight: int = 1,
+    seed: int = 0,
+    source: int = 0,
+    node_instructions: int = 10,
+    arc_instructions: int = 6,
+    *,
+    name: str | None = None,
+) -> Workload:
+    """Breadth-first search over a graph (HWWL §II-B): graph 'rmat', 'uniform' (nodes, degree),
+    'grid' (rows, cols) or 'file' (path)."""
+    return _graph_workload("bfs", {k: v for k, v in locals().items() if k != "name"}, name)
+
+
+@generator("sssp", naming=_naming("sssp"))
+def sssp(
+    graph: str = "rmat",
+    nodes: int = 4096,
+    degree: float = 8.0,
+    rows: int = 64,
+    cols: int = 64,
+    path: str = "",
+    symmetric: bool = False,
+    max_weight: int = 100,
+    seed: int = 0,
+    source: int = 0,
+    node_instructions: int = 10,
+    arc_instructions: int = 8,
+    *,
+    name: str | None = None,
+) -> Workload:
+    """Single-source shortest paths over a weighted graph (HWWL §II-B); graphs as for bfs."""
+    return _graph_workload("sssp", {k: v for k, v in locals().items() if k != "name"}, name)
+
+
+# The synthetic operator's parameters per LonestarGPU benchmark: tbdse's
+# derivation from HWWL §II-B and Table II (docs/models/hwwl.md explains each).
+LONESTAR: dict[str, dict[str, float]] = {
+    # All bodies active, one force-computation pass; deeper bodies more work.
+    "bh": {"initial": 1.0, "work_mean": 160, "work_sigma": 0.6, "mem_rounds": 6,
+           "activations": 0.0, "max_activations": 1, "spread": 0, "generations": 1,
+           "work_growth": 1.0},
+    # Bad triangles (a fifth at first) retriangulated by a complex operator,
+    # each making new bad ones nearby.
+    "dmr": {"initial": 0.2, "work_mean": 700, "work_sigma": 0.4, "mem_rounds": 14,
+            "activations": 0.75, "max_activations": 3, "spread": 64, "generations": 16,
+            "work_growth": 1.0},
+    # Boruvka: every component active; half as many each round, operators
+    # growing more complex; merges name nearby components (duplicates).
+    "mst": {"initial": 1.0, "work_mean": 60, "work_sigma": 0.3, "mem_rounds": 4,
+            "activations": 0.55, "max_activations": 2, "spread": 4, "generations": 12,
+            "work_growth": 1.5},
+    # Literals updating clauses, triggering neighbours far apart until they settle.
+    "sp": {"initial": 1.0, "work_mean": 220, "work_sigma": 0.5, "mem_rounds": 10,
+           "activations": 0.8, "max_activations": 3, "spread": 0, "generations": 6,
+           "work_growth": 1.0},
+}
+
+
+def lonestar_names() -> list[str]:
+    return sorted(LONESTAR)
+
+
+@generator("lonestar", naming=lambda p: f"{str(p.get('benchmark', '?')).upper()} ({p.get('nodes')})")
+def lonestar(benchmark: str, nodes: int = 65536, *, name: str | None = None) -> Workload:
+    """A synthetic stand-in for a LonestarGPU benchmark (bh, dmr, mst, sp) over ``nodes`` ids."""
+    text(benchmark, "benchmark")
+    key = benchmark.lower()
+    if key not in LONESTAR:
+        raise unknown_name("LonestarGPU benchmark", benchmark, LONESTAR)
+    n = whole(nodes, "nodes", 1, 2**24)
+    fields = {**LONESTAR[key], "nodes": float(n)}
+    problem = _core.WorklistProblem(None, "synthetic", fields)
+    made = Workload(model_input=problem, name=name or f"{key.upper()} ({n})")
+    made.generator, made.params = "lonestar", {"benchmark": key, "nodes": n}
+    return made
