@@ -3,6 +3,10 @@
 #include "bindings.hpp"
 #include "models/registry.hpp"
 
+namespace tbdse::bindings {
+void register_digraph(py::module_& m);  // bind_digraph.cpp
+}  // namespace tbdse::bindings
+
 #ifndef TBDSE_VERSION
 #define TBDSE_VERSION "dev"
 #endif
@@ -15,6 +19,7 @@ PYBIND11_MODULE(_core, m) {
   tbdse::bindings::register_config(m);
   tbdse::bindings::register_inputs(m);
   tbdse::bindings::register_graph(m);
+  tbdse::bindings::register_digraph(m);
   tbdse::bindings::register_sweep(m);
   tbdse::bindings::register_application(m);
   tbdse::bindings::register_hwwl(m);

@@ -64,7 +64,10 @@ class Digraph {
 using DigraphPtr = std::shared_ptr<const Digraph>;
 
 // ---- generators (seeded through the counter-based RNG: same seed, same graph)
-// Weights are 1 when max_weight == 1, else uniform integers in [1, max_weight].
+// Weights are 1 when max_weight == 1, else uniform integers in [1, max_weight];
+// both directions of a grid edge, and an arc and the reverse that `symmetric`
+// adds, weigh the same.  Arcs are drawn in parallel (TBB), each a function of
+// its index only.
 
 // rows x cols 2-D grid, node id r * cols + c; an arc to each of the (up to
 // four) neighbours, so every edge exists in both directions.
@@ -74,7 +77,9 @@ Digraph make_grid_digraph(std::int32_t rows, std::int32_t cols, std::int32_t max
 // R-MAT (Chakrabarti et al., SDM 2004) with quadrant probabilities a, b, c
 // (d = 1 - a - b - c): round(nodes * degree) arcs drawn in the 2^ceil(log2
 // nodes) id space, an endpoint outside [0, nodes) or a self loop drawn again.
-// `symmetric` adds every arc's reverse.
+// `symmetric` adds every arc's reverse.  Two levels are drawn from one 16-bit
+// uniform, so the probabilities count at a resolution of about 2^-16;
+// ConfigError when fewer than 1% of draws would be valid arcs.
 Digraph make_rmat_digraph(std::int32_t nodes, double degree, double a, double b, double c,
                           bool symmetric, std::int32_t max_weight, std::uint64_t seed);
 

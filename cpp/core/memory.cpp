@@ -88,4 +88,23 @@ void require_graph_fits(const std::string& what, double nodes, double edges) {
   require_memory(size.str(), task_graph_bytes(nodes, edges));
 }
 
+double digraph_bytes(double nodes, double arcs) {
+  // Input source, target and weight (12 B/arc) alive beside the CSR targets
+  // and weights (8 B/arc); offsets and cursors (16 B/node).
+  return 20.0 * arcs + 16.0 * nodes;
+}
+
+void require_digraph_fits(const std::string& what, double nodes, double arcs) {
+  std::ostringstream size;
+  size.precision(0);
+  size << std::fixed;
+  if (!(nodes >= 1.0) || nodes > static_cast<double>(std::numeric_limits<std::int32_t>::max())) {
+    size << what << ": " << nodes
+         << " nodes is out of range (a graph has 1..2147483647 nodes)";
+    throw ConfigError(size.str());
+  }
+  size << what << " (" << nodes << " nodes, " << arcs << " arcs)";
+  require_memory(size.str(), digraph_bytes(nodes, arcs));
+}
+
 }  // namespace tbdse

@@ -28,4 +28,12 @@ double task_graph_bytes(double nodes, double edges);
 // cannot fit in memory (task_graph_bytes); `what` names it in the message.
 void require_graph_fits(const std::string& what, double nodes, double edges);
 
+// Peak bytes to build a Digraph (core/digraph.hpp) of this size: the input
+// arc lists, the CSR and the counting sort's per-node cursors.
+double digraph_bytes(double nodes, double arcs);
+
+// Refuses a data graph whose node count is not 1..2^31 - 1 or that cannot fit
+// in memory (digraph_bytes); `what` names it in the message.
+void require_digraph_fits(const std::string& what, double nodes, double arcs);
+
 }  // namespace tbdse

@@ -12,6 +12,7 @@ dependencies per thread block as Wireframe's DepLinks API does.
 
 import pandas as pd
 
+from tbdse.workloads import graphs
 from tbdse.workloads.access import Access, Affine, Buffer, bx, by, bz
 from tbdse.workloads.application import Application, dependency_report
 from tbdse.workloads.application_file import application_file, application_from_spec
@@ -57,6 +58,7 @@ __all__ = [
     "from_networkx",
     "generator_names",
     "global_barrier",
+    "graphs",
     "independent",
     "layered_random",
     "list_generators",
