@@ -165,8 +165,8 @@ def test_bad_workloads(make: Any, message: str) -> None:
 def test_unknown_scheme_suggests_the_closest_name() -> None:
     with raises(
         "unknown scheme 'global_barier' (did you mean 'global_barrier'?); valid: "
-        "baseline, blockmaestro, cdp, dataflow_ideal, deplinks, global_barrier, ideal_baseline, "
-        "prelaunch, wireframe"
+        "baseline, blockmaestro, cdp, data, dataflow_ideal, deplinks, global_barrier, hwwl, "
+        "ideal_baseline, prelaunch, topology, wireframe"
     ):
         td.schemes.Scheme("global_barier")
     with raises("(did you mean 'dataflow_ideal'?)"):

@@ -34,8 +34,9 @@ TIMELINE_COLUMNS = [
 def test_every_builtin_scheme_is_covered() -> None:
     # The golden tables below name every baseline; each other scheme has its own
     # golden file (wireframe: test_wireframe.py; blockmaestro and its baselines:
-    # test_blockmaestro.py).
+    # test_blockmaestro.py; the worklist machine's: test_hwwl.py).
     others = ["wireframe", "baseline", "ideal_baseline", "prelaunch", "blockmaestro"]
+    others += ["hwwl", "topology", "data"]
     assert sorted(td.schemes.names()) == sorted([*SCHEMES, *others])
 
 

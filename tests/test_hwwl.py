@@ -120,14 +120,20 @@ def test_synthetic_operator_conserves_work() -> None:
 
 
 def test_no_redistribution_spins_on_wait() -> None:
-    # §IV-C: without redistribution threads of empty banks spin on WAIT; with
-    # lsorting they pull work.  BFS starts from one node in one bank.
-    wl = td.workloads.bfs(graph="rmat", nodes=4096, degree=8, seed=3)
-    none = td.simulate(wl, gpu(), td.schemes.Hwwl(redistribution="none", bank_entries="unbounded"))
-    ls = td.simulate(wl, gpu(), td.schemes.Hwwl(redistribution="lsorting", bank_entries="unbounded"))
-    assert none.stats["wait_pulls"] > 10 * ls.stats["wait_pulls"]
-    assert none.stats["wait_instructions"] > none.metrics["useful_instructions"]
-    assert ls.makespan_cycles < none.makespan_cycles
+    # §IV-C: without redistribution the threads of empty banks spin on WAIT
+    # while other banks hold the frontier: an order of magnitude more dynamic
+    # instructions for BFS and SSSP, and a slower run; with lsorting the
+    # spinning mostly disappears.
+    for make in (td.workloads.bfs, td.workloads.sssp):
+        wl = make(graph="rmat", nodes=4096, degree=8, seed=3)
+        none = td.simulate(
+            wl, gpu(), td.schemes.Hwwl(redistribution="none", bank_entries="unbounded")
+        )
+        ls = td.simulate(wl, gpu(), td.schemes.Hwwl(bank_entries="unbounded"))
+        assert none.metrics["dynamic_instructions"] > 5 * ls.metrics["dynamic_instructions"]
+        assert none.stats["wait_pulls"] > 5 * ls.stats["wait_pulls"]
+        assert none.stats["wait_instructions"] > none.metrics["useful_instructions"]
+        assert ls.makespan_cycles < none.makespan_cycles
 
 
 def test_storage_bytes_and_trace() -> None:
@@ -165,13 +171,19 @@ def test_sweep_path_speedup_over_the_better_software_baseline() -> None:
     assert (df["speedup"] > 0).all()
     assert {"workload.nodes", "workload.edges", "wait_pulls", "items"} <= set(df.columns)
     # deterministic: a replicate is a repeat (nothing random in BFS)
-    by_rep = df.pivot_table(index=["redistribution", "gpu.sms"], columns="replicate", values="makespan_cycles")
+    by_rep = df.pivot_table(
+        index=["redistribution", "gpu.sms"], columns="replicate", values="makespan_cycles"
+    )
     assert (by_rep[0] == by_rep[1]).all()
     # same on one thread and on two
     again = td.sweep(
-        wl, gpu(), td.schemes.Hwwl(bank_entries="unbounded"),
+        wl,
+        gpu(),
+        td.schemes.Hwwl(bank_entries="unbounded"),
         grid={"redistribution": ["none", "lsorting"], "gpu.sms": [2, 4]},
-        baseline=["topology", "data"], replicates=2, threads=1,
+        baseline=["topology", "data"],
+        replicates=2,
+        threads=1,
     )
     pd.testing.assert_frame_equal(df, again)
 
@@ -194,11 +206,11 @@ def test_bad_inputs() -> None:
         td.workloads.bfs(graph="ring")
     with pytest.raises(td.ConfigError, match="benchmark"):
         td.workloads.lonestar("bfs")
-    with pytest.raises(td.ConfigError, match="does not apply"):
+    with pytest.raises(td.ConfigError, match="no cost parameter 'mean'"):
         td.sweep(wl, gpu(), "hwwl", grid={"cost.mean": [1, 2]})
     # An overflow buffer too small for what spills: a clear simulation error.
     big = td.workloads.bfs(graph="rmat", nodes=4096, degree=16, seed=2)
-    with pytest.raises(td.SimulationError, match="overflow buffer of core .* is full"):
+    with pytest.raises(td.SimulationError, match=r"overflow buffer of core \d+ is full"):
         td.simulate(big, gpu(), td.schemes.Hwwl(bank_entries=2, overflow_entries=4))
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import tbdse as td
 
-SCHEMES = td.schemes.names()
+SCHEMES = td.schemes.names_for_kind("task_graph")
 SETTINGS = settings(
     max_examples=250,
     deadline=None,

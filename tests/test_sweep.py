@@ -212,7 +212,7 @@ def test_gpu_list_and_mapping() -> None:
 def test_baseline_speedup() -> None:
     wl = W.wavefront(3, 3, cost=100)
     gpu = make_gpu(4, 8, host_launch_us=10.0, device_launch_us=2.0)
-    df = sweep(wl, gpu, td.schemes.names(), baseline="global_barrier")
+    df = sweep(wl, gpu, td.schemes.names_for_kind("task_graph"), baseline="global_barrier")
     by = df.set_index("scheme")
     # Golden makespans (test_golden): 5500, 2500, 1500, 1500.
     assert by.loc["global_barrier", "speedup"] == 1.0
@@ -291,8 +291,8 @@ def test_baseline_per_replicate_and_workload_axis() -> None:
 def test_replicates_differ_but_share_costs_across_schemes() -> None:
     wl = W.wavefront(4, 4, cost=td.cost.lognormal(1000, 0.5))
     gpu = make_gpu(2, 2, host_launch_us=0.5, device_launch_us=0.5)
-    df = sweep(wl, gpu, td.schemes.names(), replicates=4, seed=21)
-    assert len(df) == len(td.schemes.names()) * 4
+    df = sweep(wl, gpu, td.schemes.names_for_kind("task_graph"), replicates=4, seed=21)
+    assert len(df) == len(td.schemes.names_for_kind("task_graph")) * 4
     for _, group in df.groupby("scheme"):
         # Different replicates draw different costs.
         assert group["critical_path_cycles"].nunique() == 4
@@ -305,9 +305,9 @@ def test_replicates_differ_but_share_costs_across_schemes() -> None:
         work = group["avg_tb_concurrency"] * group["makespan_cycles"]
         assert np.allclose(work, work.iloc[0])
     # The seed keys the draws: another seed, other costs; the same seed, the same.
-    again = sweep(wl, gpu, td.schemes.names(), replicates=4, seed=21)
+    again = sweep(wl, gpu, td.schemes.names_for_kind("task_graph"), replicates=4, seed=21)
     pd.testing.assert_frame_equal(df, again)
-    other = sweep(wl, gpu, td.schemes.names(), replicates=4, seed=22)
+    other = sweep(wl, gpu, td.schemes.names_for_kind("task_graph"), replicates=4, seed=22)
     assert not np.array_equal(df["critical_path_cycles"], other["critical_path_cycles"])
     assert (other["seed"] == 22).all()
 
@@ -441,7 +441,8 @@ SUBPROCESS_SCRIPT = textwrap.dedent(
     import tbdse as td
     wl = td.workloads.layered_random(5, 6, 0.3, 2, 7, cost=td.cost.lognormal(200, 0.6))
     gpu = td.gpus.custom("x", sms=3, tb_slots=2, host_launch_us=0.5, clock_mhz=100.0)
-    df = td.sweep(wl, gpu, td.schemes.names(), grid={"sms": [1, 3]}, replicates=3,
+    tb = td.schemes.names_for_kind("task_graph")
+    df = td.sweep(wl, gpu, tb, grid={"sms": [1, 3]}, replicates=3,
                   seed=1234, threads=int(sys.argv[1]), progress=False)
     print(json.dumps({c: df[c].tolist() for c in
                       ("scheme", "gpu.sms", "replicate", "makespan_cycles",
@@ -466,7 +467,8 @@ def _run_elsewhere(threads: int, hashseed: str) -> dict:
 def test_results_are_identical_across_processes() -> None:
     wl = W.layered_random(5, 6, 0.3, 2, 7, cost=td.cost.lognormal(200, 0.6))
     gpu = td.gpus.custom("x", sms=3, tb_slots=2, host_launch_us=0.5, clock_mhz=100.0)
-    df = sweep(wl, gpu, td.schemes.names(), grid={"sms": [1, 3]}, replicates=3, seed=1234)
+    tb = td.schemes.names_for_kind("task_graph")
+    df = sweep(wl, gpu, tb, grid={"sms": [1, 3]}, replicates=3, seed=1234)
     here = {
         c: df[c].tolist()
         for c in (
@@ -478,7 +480,7 @@ def test_results_are_identical_across_processes() -> None:
             "config_hash",
         )
     }
-    assert len(here["makespan_cycles"]) == len(td.schemes.names()) * 2 * 3
+    assert len(here["makespan_cycles"]) == len(td.schemes.names_for_kind("task_graph")) * 2 * 3
     assert len(set(here["critical_path_cycles"])) == 3  # one per replicate
     one = _run_elsewhere(1, "1")
     two = _run_elsewhere(2, "2")

@@ -4,7 +4,6 @@
 #include "models/registry.hpp"
 
 namespace tbdse::bindings {
-void register_digraph(py::module_& m);  // bind_digraph.cpp
 }  // namespace tbdse::bindings
 
 #ifndef TBDSE_VERSION

@@ -82,7 +82,7 @@ TEST_CASE("threshold and lsorting: a greedy core sends one id to a core whose bi
   }
 }
 
-TEST_CASE("gsorting: one global ranking; excess donors cross to other cores' receivers") {
+TEST_CASE("gsorting: one global ranking, excess donors cross to other cores' receivers") {
   // Loads 10, 8 | 6, 0 over two cores.  Global ranking 10, 8, 6, 0: the top
   // half (banks 0, 1) is greedy, the bottom half (2, 3) needy.  Core 0 has no
   // receiver, so its donors are excess; core 1's receivers are bank 3 (below

@@ -8,6 +8,9 @@ Generators (registered by name for YAML files and sweeps): ``wavefront``,
 dependencies per thread block as Wireframe's DepLinks API does.
 ``blockmaestro_app`` (BlockMaestro's Table II applications) and
 ``vector_add_pair`` (its Fig. 12 microbenchmark) are command-queue presets.
+Worklist workloads for the hardware-worklist machine: ``bfs``, ``sssp`` and
+``lonestar`` (generators) and :func:`graph_operator`, over graphs from
+:mod:`tbdse.workloads.graphs`.
 """
 
 import pandas as pd
@@ -34,6 +37,7 @@ from tbdse.workloads.generators import (
 )
 from tbdse.workloads.io import from_edges, from_networkx, read_edge_list, read_stg
 from tbdse.workloads.wireframe_benchmarks import wireframe_benchmark
+from tbdse.workloads.worklists import bfs, graph_operator, lonestar, lonestar_names, sssp
 
 __all__ = [
     "GENERATORS",
@@ -47,6 +51,7 @@ __all__ = [
     "application_file",
     "application_from_spec",
     "barrier",
+    "bfs",
     "blockmaestro_app",
     "blockmaestro_app_names",
     "bx",
@@ -58,14 +63,18 @@ __all__ = [
     "from_networkx",
     "generator_names",
     "global_barrier",
+    "graph_operator",
     "graphs",
     "independent",
     "layered_random",
     "list_generators",
+    "lonestar",
+    "lonestar_names",
     "make",
     "pairwise_barrier",
     "read_edge_list",
     "read_stg",
+    "sssp",
     "vector_add_pair",
     "wavefront",
     "wireframe_benchmark",

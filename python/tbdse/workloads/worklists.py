@@ -176,23 +176,55 @@ def sssp(
 # derivation from HWWL §II-B and Table II (docs/models/hwwl.md explains each).
 LONESTAR: dict[str, dict[str, float]] = {
     # All bodies active, one force-computation pass; deeper bodies more work.
-    "bh": {"initial": 1.0, "work_mean": 160, "work_sigma": 0.6, "mem_rounds": 6,
-           "activations": 0.0, "max_activations": 1, "spread": 0, "generations": 1,
-           "work_growth": 1.0},
+    "bh": {
+        "initial": 1.0,
+        "work_mean": 160,
+        "work_sigma": 0.6,
+        "mem_rounds": 6,
+        "activations": 0.0,
+        "max_activations": 1,
+        "spread": 0,
+        "generations": 1,
+        "work_growth": 1.0,
+    },
     # Bad triangles (a fifth at first) retriangulated by a complex operator,
     # each making new bad ones nearby.
-    "dmr": {"initial": 0.2, "work_mean": 700, "work_sigma": 0.4, "mem_rounds": 14,
-            "activations": 0.75, "max_activations": 3, "spread": 64, "generations": 16,
-            "work_growth": 1.0},
+    "dmr": {
+        "initial": 0.2,
+        "work_mean": 700,
+        "work_sigma": 0.4,
+        "mem_rounds": 14,
+        "activations": 0.75,
+        "max_activations": 3,
+        "spread": 64,
+        "generations": 16,
+        "work_growth": 1.0,
+    },
     # Boruvka: every component active; half as many each round, operators
     # growing more complex; merges name nearby components (duplicates).
-    "mst": {"initial": 1.0, "work_mean": 60, "work_sigma": 0.3, "mem_rounds": 4,
-            "activations": 0.55, "max_activations": 2, "spread": 4, "generations": 12,
-            "work_growth": 1.5},
+    "mst": {
+        "initial": 1.0,
+        "work_mean": 60,
+        "work_sigma": 0.3,
+        "mem_rounds": 4,
+        "activations": 0.55,
+        "max_activations": 2,
+        "spread": 4,
+        "generations": 12,
+        "work_growth": 1.5,
+    },
     # Literals updating clauses, triggering neighbours far apart until they settle.
-    "sp": {"initial": 1.0, "work_mean": 220, "work_sigma": 0.5, "mem_rounds": 10,
-           "activations": 0.8, "max_activations": 3, "spread": 0, "generations": 6,
-           "work_growth": 1.0},
+    "sp": {
+        "initial": 1.0,
+        "work_mean": 220,
+        "work_sigma": 0.5,
+        "mem_rounds": 10,
+        "activations": 0.8,
+        "max_activations": 3,
+        "spread": 0,
+        "generations": 6,
+        "work_growth": 1.0,
+    },
 }
 
 
@@ -200,7 +232,9 @@ def lonestar_names() -> list[str]:
     return sorted(LONESTAR)
 
 
-@generator("lonestar", naming=lambda p: f"{str(p.get('benchmark', '?')).upper()} ({p.get('nodes')})")
+@generator(
+    "lonestar", naming=lambda p: f"{str(p.get('benchmark', '?')).upper()} ({p.get('nodes')})"
+)
 def lonestar(benchmark: str, nodes: int = 65536, *, name: str | None = None) -> Workload:
     """A synthetic stand-in for a LonestarGPU benchmark (bh, dmr, mst, sp) over ``nodes`` ids."""
     text(benchmark, "benchmark")
