@@ -223,3 +223,33 @@ def test_workloads_pickle_and_travel() -> None:
     a = td.simulate(wl, gpu(), "hwwl")
     b = td.simulate(copy, gpu(), "hwwl")
     assert a.metrics == b.metrics and a.config_hash == b.config_hash
+
+
+def test_experiment_file_with_worklist_workloads(tmp_path: Path) -> None:
+    import shutil
+
+    from tbdse import cli
+
+    shutil.copy(ROME, tmp_path / "rome99.gr")
+    path = tmp_path / "hw.yaml"
+    path.write_text(
+        "gpu: gpgpusim_hwwl\n"
+        "workloads:\n"
+        "  - {generator: sssp, graph: file, path: rome99.gr}\n"  # beside the file
+        "  - {generator: lonestar, benchmark: mst, nodes: 1024}\n"
+        "schemes: [{name: hwwl, bank_entries: 16}]\n"
+        "grid: {redistribution: [none, lsorting]}\n"
+        "baseline: [topology, data]\n"
+        "outputs:\n"
+        "  tables: [parquet]\n"
+        "  plots: [{kind: bar, x: workload, y: speedup, file: speedup.png}]\n"
+    )
+    assert cli.main(["run", str(path), "-o", str(tmp_path / "out"), "--no-progress"]) == 0
+    df = pd.read_parquet(tmp_path / "out" / "results.parquet")
+    assert len(df) == 4
+    rome = df[df["workload"] == "sssp(rome99.gr)"]
+    assert (rome["workload.nodes"] == 3353).all() and (rome["workload.edges"] == 8870).all()
+    assert set(df["baseline"]) <= {"topology", "data"}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(path.read_text().replace("path: rome99.gr}", "path: rome99.gr, cost: 5}"))
+    assert cli.main(["validate", str(bad)]) == 2

@@ -52,6 +52,8 @@ FILE_GENERATORS = {"stg": "stg", "edge_list": "edge_list", "application": "appli
 FILE_FORMAT_BY_SUFFIX = {".stg": "stg", ".yaml": "application", ".yml": "application"}
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
 KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests")
+# Generators of workloads that are not task graphs (no cost model, no kernels).
+MODEL_GENERATORS = ("bfs", "sssp", "lonestar")
 
 
 def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
@@ -253,6 +255,18 @@ def _workload(
     if any(k not in valid and k != "path" for k in spec):
         return None
     kwargs: dict[str, Any] = {k: v for k, v in spec.items() if k in gen.params or k == "name"}
+    if "path" in gen.params and isinstance(kwargs.get("path"), str) and kwargs["path"]:
+        # A file a generator reads (a graph, say) lies beside the experiment file.
+        given = Path(kwargs["path"])
+        kwargs["path"] = str(given if given.is_absolute() else base_dir / given)
+    if gen_name in MODEL_GENERATORS:
+        for key in ("cost", "kernel", "kernels"):
+            if key in spec:
+                problems.add(
+                    (*path, key),
+                    f"a {gen_name} workload has no {key}: its operator describes its own work",
+                )
+                return None
     if "cost" in spec:
         kwargs["cost"] = _cost(problems, spec["cost"], (*path, "cost"))
         if kwargs["cost"] is None:

@@ -218,7 +218,9 @@ def _workload_columns(
     sizes = [w.sizes() for w in tables]
     size_names: list[str] = []
     for s in sizes:
-        size_names += [k for k in s if k not in size_names and f"workload.{k}" not in out]
+        size_names += [k for k in s if k not in size_names]
+    # A size beats a generator parameter of the same name (bfs(graph='file')
+    # has a 'nodes' parameter it does not use; the graph's size is what ran).
     for k in size_names:
         vals = np.array([s.get(k) for s in sizes], dtype=object)[w_of]
         out[f"workload.{k}"] = typed_column(list(vals))
@@ -238,7 +240,8 @@ def _workload_columns(
             swept = cost_overrides[p][rows]
             vals = np.where(np.isnan(swept), vals, swept)
         out[f"cost.{p}"] = vals
-    return out, [f"workload.{k}" for k in size_names]
+    # Sizes that are not also generator parameters describe, not configure.
+    return out, [f"workload.{k}" for k in size_names if k not in params]
 
 
 def build_frame(
