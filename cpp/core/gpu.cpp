@@ -60,6 +60,11 @@ const ParamTable<GpuConfig>& GpuConfig::params() {
            .doc = "cycles one atomic occupies its memory partition: atomics on one address "
                   "(a software worklist's tail) serialise at this rate",
            .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+    t.add(&GpuConfig::mem_bandwidth,
+          {.name = "mem_bandwidth", .unit = "GB/s",
+           .doc = "DRAM bandwidth shared by all SMs (128-byte requests); 0 = unlimited",
+           .paper_ref = "MODELS.md §1 (memory term); vendor figures", .min_value = 0,
+           .max_value = 1e9});
     return t;
   }();
   return table;
@@ -87,7 +92,7 @@ const std::vector<Preset>& presets() {
       {"gtx480", GpuConfig{.name = "gtx480", .sms = 15, .tb_slots = 8, .threads_per_sm = 1536,
                            .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
                            .host_launch_us = 30.0, .device_launch_us = 20.0, .mem_latency = 400,
-                           .copy_gbps = 6.0}},
+                           .copy_gbps = 6.0, .mem_bandwidth = 177.4}},
       // Host<->device copies: PCIe 2.0 x16 (gtx480) / 3.0 x16 (Pascal) / 5.0 x16
       // (Hopper) at about 75% of the link rate, 5 us per copy and per
       // allocation: tbdse's assumptions, the papers give none.
@@ -96,32 +101,38 @@ const std::vector<Preset>& presets() {
        GpuConfig{.name = "titanx_pascal", .sms = 28, .tb_slots = 32, .threads_per_sm = 2048,
                  .regs_per_sm = 65536, .smem_per_sm = 98304, .clock_mhz = 1417.0,
                  .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
-                 .lanes = 128, .issue_width = 4, .amo_cycles = 8}},
+                 .lanes = 128, .issue_width = 4, .amo_cycles = 8, .mem_bandwidth = 480.0}},
       // Pascal GP100 (Juggler §6), base clock.
       {"p100", GpuConfig{.name = "p100", .sms = 56, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 65536, .clock_mhz = 1328.0,
                          .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
-                         .lanes = 64, .issue_width = 2, .amo_cycles = 8}},
+                         .lanes = 64, .issue_width = 2, .amo_cycles = 8,
+                         .mem_bandwidth = 732.0}},
       // Hopper GH100 SXM, boost clock.
       {"h100", GpuConfig{.name = "h100", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
                          .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600,
-                         .copy_gbps = 48.0, .lanes = 128, .issue_width = 4, .amo_cycles = 4}},
+                         .copy_gbps = 48.0, .lanes = 128, .issue_width = 4, .amo_cycles = 4,
+                         .mem_bandwidth = 3350.0}},
       {"h200", GpuConfig{.name = "h200", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
                          .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600,
-                         .copy_gbps = 48.0, .lanes = 128, .issue_width = 4, .amo_cycles = 4}},
+                         .copy_gbps = 48.0, .lanes = 128, .issue_width = 4, .amo_cycles = 4,
+                         .mem_bandwidth = 4800.0}},
       // The hardware-worklist paper's GPGPU-Sim 3.0 configuration (HWWL §IV-A,
       // Table IV): four Fermi-like cores of 16 lanes (2 SP + 1 SFU each), 48
       // warps (1536 threads), 2 issue slots, 700 MHz, 100-cycle DRAM latency.
-      // The paper states no launch or atomic cost: host_launch_us (a kernel
-      // relaunch between super-steps) and amo_cycles are tbdse's, calibrated
-      // in docs/models/hwwl.md.
+      // The paper states no bandwidth, atomic or launch cost: mem_bandwidth
+      // (an effective figure: tbdse models no caches, so hits are not taken
+      // off DRAM), amo_cycles and host_launch_us (the relaunch between
+      // super-steps) are fitted to Fig. 5 (experiments/hwwl_calibration.yaml,
+      // docs/models/hwwl.md) and used unchanged for every other figure.
       {"gpgpusim_hwwl",
        GpuConfig{.name = "gpgpusim_hwwl", .sms = 4, .tb_slots = 8, .threads_per_sm = 1536,
                  .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
                  .host_launch_us = 3.0, .device_launch_us = 3.0, .mem_latency = 100,
-                 .copy_gbps = 6.0, .lanes = 16, .issue_width = 2, .amo_cycles = 20}},
+                 .copy_gbps = 6.0, .lanes = 16, .issue_width = 2, .amo_cycles = 200,
+                 .mem_bandwidth = 354.8}},
   };
   return list;
 }

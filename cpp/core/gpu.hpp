@@ -31,6 +31,7 @@ struct GpuConfig {
   std::int64_t lanes = 32;               // SIMD lanes per SM (a warp of 32 takes 32 / lanes cycles)
   std::int64_t issue_width = 2;          // warp instructions an SM issues per cycle
   std::int64_t amo_cycles = 20;          // an atomic on one address, serialised at its partition
+  double mem_bandwidth = 0.0;            // DRAM bandwidth, GB/s; 0 = unlimited
 
   static const ParamTable<GpuConfig>& params();
 

@@ -158,11 +158,12 @@ def _facet_axes(ax: Axes | None, count: int) -> list[Axes]:
     grid: Any
     fig: Any
     if ax is None:
-        fig = plt.figure(figsize=(4.2 * cols, 3.6 * rows))
+        fig = plt.figure(figsize=(4.2 * cols, 3.6 * rows), layout="constrained")
         grid = fig.add_gridspec(rows, cols)
     else:
         fig = ax.get_figure(root=True)
         assert fig is not None
+        fig.set_layout_engine("constrained")  # panel titles clear of the row above
         spec = ax.get_subplotspec()
         ax.remove()
         grid = spec.subgridspec(rows, cols) if spec is not None else fig.add_gridspec(rows, cols)
@@ -190,16 +191,19 @@ def _draw(
     return panels
 
 
-def _positions(values: pd.Series) -> tuple[np.ndarray, dict[float, str]]:
+def _positions(values: pd.Series, log: bool) -> tuple[np.ndarray, dict[float, str]]:
     """Numeric x positions; 'unbounded' (inf) is drawn one step past the largest
-    finite value and labelled so."""
+    finite value (three times it on a log axis) and labelled so."""
     xs = values.to_numpy(dtype=float)
     ticks: dict[float, str] = {}
     finite = xs[np.isfinite(xs)]
     if np.isinf(xs).any():
-        top = float(finite.max()) if finite.size else 0.0
-        step = float(np.diff(np.unique(finite)).max()) if finite.size > 1 else max(1.0, top)
-        where = top + step
+        top = float(finite.max()) if finite.size else 1.0
+        if log and top > 0:
+            where = 3.0 * top
+        else:
+            step = float(np.diff(np.unique(finite)).max()) if finite.size > 1 else max(1.0, top)
+            where = top + step
         xs = np.where(np.isinf(xs), where, xs)
         ticks[where] = "unbounded"
     return xs, ticks
@@ -244,7 +248,7 @@ def line(
             fails = group.groupby(xc, sort=True)["_failed"].agg(["sum", "size"])
             stats = stats.reindex(fails.index)
             if numeric_x:
-                xs, more = _positions(pd.Series(stats.index))
+                xs, more = _positions(pd.Series(stats.index), logx)
                 ticks.update(more)
             else:
                 xs = np.array([tick_text(v) for v in stats.index], dtype=object)
@@ -273,15 +277,18 @@ def line(
                         xytext=(3, 3),
                         textcoords="offset points",
                     )
-        if ticks:
-            positions = sorted(set(ax.get_xticks()) | set(ticks))
-            ax.set_xticks(positions, [ticks.get(p, tick_text(p)) for p in positions])
         ax.set_xlabel(axis_label(xc))
         ax.set_ylabel(axis_label(yc))
         if logx:
             ax.set_xscale("log")
         if logy:
             ax.set_yscale("log")
+        if ticks or (logx and numeric_x):  # label the values drawn, 'unbounded' included
+            drawn = sorted(
+                {float(x) for line in ax.get_lines() for x in np.asarray(line.get_xdata()).ravel()}
+            )
+            ax.set_xticks(drawn, [ticks.get(p, tick_text(p)) for p in drawn])
+            ax.minorticks_off()
         if hues or marked:
             if marked:
                 ax.scatter([], [], marker="x", color=FAILED_COLOUR, label="some runs failed")

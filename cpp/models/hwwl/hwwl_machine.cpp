@@ -174,6 +174,9 @@ void HwwlMachine::pull(std::int32_t w) {
       warp.item[k] = bank.part[pull_].pop_front();
       warp.holding |= bit;
       --pull_ids_;
+    } else if (bank.reserved > 0) {  // its refill is on the way: wait for it
+      waiting |= bit;
+      ++wait_pulls_;
     } else if (finite_ && on_demand_ && !cores_[warp.core].overflow[pull_].empty()) {
       empty_banks.push_back(b);
       waiting |= bit;
@@ -194,22 +197,19 @@ void HwwlMachine::pull(std::int32_t w) {
     // Apply the operator to every item now; the warp then issues the longest
     // thread's instructions and waits for the most load round trips.
     warp.pushes.clear();
-    std::int64_t instructions = 0;
-    std::int32_t rounds = 0;
+    warp.compute.begin(false);  // work ids are scattered nodes
     for (std::int32_t k = 0; k < kWarp; ++k) {
       warp.push_start[k] = static_cast<std::int32_t>(warp.pushes.size());
       if (warp.item[k] < 0) continue;
       activated_.clear();
       const ItemCost cost = op_.apply(warp.item[k], activated_);
       warp.pushes.insert(warp.pushes.end(), activated_.begin(), activated_.end());
-      instructions = std::max(instructions, cost.instructions);
-      rounds = std::max(rounds, cost.rounds);
+      warp.compute.add(cost);
       useful_instructions_ += cost.instructions;
       dynamic_instructions_ += cost.instructions;
     }
     warp.push_start[kWarp] = static_cast<std::int32_t>(warp.pushes.size());
-    warp.instructions_left = instructions;
-    warp.rounds_left = rounds;
+    ready(warp.compute);
     warp.phase = Phase::COMPUTE;
     progress();
     compute_round(w);
@@ -230,23 +230,11 @@ void HwwlMachine::pull(std::int32_t w) {
 
 void HwwlMachine::compute_round(std::int32_t w) {
   Warp& warp = warps_[w];
-  if (warp.rounds_left == 0) {  // the instructions after the last load, then the pushes
-    const Cycle at = warp.instructions_left > 0
-                         ? issue_[warp.core].reserve(now_, warp.instructions_left)
-                         : now_;
-    warp.phase = Phase::PUSH_REQ;
-    post(at + warp.instructions_left, WARP, WARP_STEP, w);
-    warp.instructions_left = 0;
-    return;
-  }
-  // The round's share of the instructions (at least the load itself), then the load.
-  const std::int64_t chunk =
-      std::max<std::int64_t>(1, (warp.instructions_left + warp.rounds_left - 1) / warp.rounds_left);
-  const Cycle at = issue_[warp.core].reserve(now_, chunk);
-  warp.instructions_left = std::max<std::int64_t>(0, warp.instructions_left - chunk);
-  --warp.rounds_left;
-  ++cores_[warp.core].lsu_busy;
-  post(at + chunk + shape_.mem_latency, WARP, WARP_STEP, w);
+  bool done = false;
+  const Cycle next = compute_step(warp.core, warp.compute, done);
+  if (done) warp.phase = Phase::PUSH_REQ;
+  else ++cores_[warp.core].lsu_busy;  // the round's load holds a queue entry until it returns
+  post(next, WARP, WARP_STEP, w);
 }
 
 void HwwlMachine::push(std::int32_t w) {

@@ -40,8 +40,7 @@ class HwwlMachine final : public WarpMachine {
     std::uint32_t live = 0;     // threads that have not pulled DONE in this kernel
     std::uint32_t holding = 0;  // threads holding a work item
     std::array<std::int32_t, kWarp> item{};
-    std::int32_t rounds_left = 0;
-    std::int64_t instructions_left = 0;
+    ComputePhase compute;
     std::vector<std::int32_t> pushes;                 // activated ids, thread by thread
     std::array<std::int32_t, kWarp + 1> push_start{};  // thread k's ids: [start[k], start[k+1])
   };

@@ -187,7 +187,7 @@ void HwwlMachine::load(std::int32_t core, std::vector<std::int32_t> targets, std
   in_flight_ += n;
   ++cs.lsu_busy;
   ++virt_loads_;
-  post(now_ + shape_.mem_latency, ARRIVAL, LOAD_DONE, new_request(std::move(r)));
+  post(memory_.access(now_, 1), ARRIVAL, LOAD_DONE, new_request(std::move(r)));  // coalesced
 }
 
 void HwwlMachine::load_done(std::int32_t r) {
@@ -231,7 +231,7 @@ void HwwlMachine::spill(std::int32_t core, std::vector<std::int32_t> ids, Cycle 
 void HwwlMachine::issue_store(std::int32_t r, Cycle t) {
   ++cores_[requests_[r].core].lsu_busy;
   ++virt_stores_;
-  post(std::max(t, now_) + shape_.mem_latency, ARRIVAL, STORE_DONE, r);
+  post(memory_.access(std::max(t, now_), 1), ARRIVAL, STORE_DONE, r);  // one coalesced store
 }
 
 void HwwlMachine::store_done(std::int32_t r) {

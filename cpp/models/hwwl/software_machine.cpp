@@ -129,13 +129,16 @@ void SoftwareMachine::fetch(std::int32_t w) {
   if (mode_ == Mode::TOPOLOGY) checks_ += threads;
   const Cycle at = issue_[warp.core].reserve(now_, instructions);
   warp.phase = Phase::LOADED;
-  post(at + instructions + shape_.mem_latency, WARP, WARP_STEP, w);
+  // Consecutive slots of the pull list, or consecutive nodes' flags: coalesced.
+  post(memory_.access(at + instructions, 1), WARP, WARP_STEP, w);
 }
 
 void SoftwareMachine::loaded(std::int32_t w) {
   Warp& warp = warps_[w];
-  std::int64_t instructions = 0;
-  std::int32_t rounds = 0, most = 0, items = 0;
+  std::int32_t most = 0, items = 0;
+  // topology's threads load their own, consecutive nodes; data's load the
+  // nodes its work ids name, scattered.
+  warp.compute.begin(mode_ == Mode::TOPOLOGY);
   for (std::int32_t k = 0; k < kWarp; ++k) {
     const std::int32_t id = warp.item[k];
     if (id < 0) continue;
@@ -145,8 +148,7 @@ void SoftwareMachine::loaded(std::int32_t w) {
     }
     activated_.clear();
     const ItemCost cost = op_.apply(id, activated_);
-    instructions = std::max(instructions, cost.instructions);
-    rounds = std::max(rounds, cost.rounds);
+    warp.compute.add(cost);
     useful_instructions_ += cost.instructions;
     dynamic_instructions_ += cost.instructions;
     most = std::max(most, static_cast<std::int32_t>(activated_.size()));
@@ -154,6 +156,7 @@ void SoftwareMachine::loaded(std::int32_t w) {
     warp.holding |= 1u << k;
     // Where activated ids go: topology sets flags now (duplicates merge);
     // data appends them when its atomic on the worklist tail returns.
+    activations_ += static_cast<std::int32_t>(activated_.size());
     if (mode_ == Mode::TOPOLOGY) {
       for (const std::int32_t v : activated_)
         if (!next_active_[v]) {
@@ -170,8 +173,7 @@ void SoftwareMachine::loaded(std::int32_t w) {
   }
   progress();
   hold(items);
-  warp.instructions_left = instructions;
-  warp.rounds_left = rounds;
+  ready(warp.compute);
   warp.most_pushes = most;
   warp.phase = Phase::COMPUTE;
   compute_round(w);
@@ -179,21 +181,10 @@ void SoftwareMachine::loaded(std::int32_t w) {
 
 void SoftwareMachine::compute_round(std::int32_t w) {
   Warp& warp = warps_[w];
-  if (warp.rounds_left == 0) {
-    const Cycle at = warp.instructions_left > 0
-                         ? issue_[warp.core].reserve(now_, warp.instructions_left)
-                         : now_;
-    warp.phase = Phase::PUSH;
-    post(at + warp.instructions_left, WARP, WARP_STEP, w);
-    warp.instructions_left = 0;
-    return;
-  }
-  const std::int64_t chunk =
-      std::max<std::int64_t>(1, (warp.instructions_left + warp.rounds_left - 1) / warp.rounds_left);
-  const Cycle at = issue_[warp.core].reserve(now_, chunk);
-  warp.instructions_left = std::max<std::int64_t>(0, warp.instructions_left - chunk);
-  --warp.rounds_left;
-  post(at + chunk + shape_.mem_latency, WARP, WARP_STEP, w);
+  bool done = false;
+  const Cycle next = compute_step(warp.core, warp.compute, done);
+  if (done) warp.phase = Phase::PUSH;
+  post(next, WARP, WARP_STEP, w);
 }
 
 void SoftwareMachine::push(std::int32_t w) {
@@ -210,7 +201,7 @@ void SoftwareMachine::push(std::int32_t w) {
     amo_free_ = start + shape_.amo_cycles;
     ++amos_;
     warp.phase = Phase::AMO_DONE;
-    post(amo_free_ + shape_.mem_latency, WARP, WARP_STEP, w);
+    post(memory_.access(amo_free_, 1), WARP, WARP_STEP, w);
     return;
   }
   if (mode_ == Mode::DATA && warp.most_pushes > 0) {  // the tail came back: store the ids
@@ -220,10 +211,15 @@ void SoftwareMachine::push(std::int32_t w) {
   // The stores of the pushed ids (or flags) issue without waiting.
   Cycle next = now_;
   if (warp.most_pushes > 0) {
-    next = issue_[warp.core].reserve(now_, warp.most_pushes) + warp.most_pushes;
+    const Cycle at = issue_[warp.core].reserve(now_, warp.most_pushes);
+    next = at + warp.most_pushes;
     overhead_instructions_ += warp.most_pushes;
     dynamic_instructions_ += warp.most_pushes;
+    // data's ids go to consecutive slots (one request per store instruction);
+    // topology's flags are the activated nodes', scattered.
+    (void)memory_.access(at, mode_ == Mode::DATA ? warp.most_pushes : activations_);
   }
+  activations_ = 0;
   hold(-pushers);
   warp.holding = 0;
   warp.item.fill(-1);

@@ -41,8 +41,7 @@ class SoftwareMachine final : public WarpMachine {
     Phase phase = Phase::FETCH;
     std::array<std::int32_t, kWarp> item{};
     std::uint32_t holding = 0;
-    std::int32_t rounds_left = 0;
-    std::int64_t instructions_left = 0;
+    ComputePhase compute;
     std::int32_t most_pushes = 0;
     std::vector<std::int32_t> pushes;  // data: ids activated by this iteration's items
   };
@@ -76,6 +75,7 @@ class SoftwareMachine final : public WarpMachine {
   std::int64_t next_count_ = 0;
   std::int32_t threads_ = 0;  // this kernel's threads
   Cycle amo_free_ = 0;        // the worklist tail's atomic unit is busy until then
+  std::int32_t activations_ = 0;  // ids the current warp's items activated (scratch)
   bool done_ = false;
 
   std::int64_t amos_ = 0, overhead_instructions_ = 0, checks_ = 0;

@@ -1,6 +1,8 @@
 #include "models/hwwl/warp_machine.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 
 #include "core/engine.hpp"
 #include "core/errors.hpp"
@@ -27,6 +29,44 @@ Shape Shape::of(const GpuConfig& gpu) {
   return s;
 }
 
+MemorySystem::MemorySystem(const GpuConfig& gpu, Cycle latency)
+    : per_cycle_(gpu.mem_bandwidth > 0 ? gpu.mem_bandwidth * 1e3 / (128.0 * gpu.clock_mhz) : 0.0),
+      latency_(latency) {}
+
+Cycle MemorySystem::access(Cycle t, std::int32_t requests) {
+  requests_ += requests;
+  ++accesses_;
+  if (per_cycle_ <= 0) return t + latency_;
+  const double start = std::max(static_cast<double>(t), free_);
+  free_ = start + requests / per_cycle_;
+  return static_cast<Cycle>(std::ceil(free_)) + latency_;
+}
+
+void WarpMachine::ready(ComputePhase& c) {
+  std::sort(c.rounds.begin(), c.rounds.begin() + c.threads, std::greater<>());
+  c.looping = c.threads;
+}
+
+Cycle WarpMachine::compute_step(std::int32_t core, ComputePhase& c, bool& done) {
+  const std::int32_t total = c.threads ? c.rounds[0] : 0;
+  if (c.round >= total) {  // the instructions after the last load
+    done = true;
+    const Cycle at = c.instructions_left > 0 ? issue_[core].reserve(now_, c.instructions_left) : now_;
+    const Cycle end = at + c.instructions_left;
+    c.instructions_left = 0;
+    return end;
+  }
+  done = false;
+  const std::int32_t left = total - c.round;
+  const std::int64_t chunk = std::max<std::int64_t>(1, (c.instructions_left + left - 1) / left);
+  const Cycle at = issue_[core].reserve(now_, chunk);
+  c.instructions_left = std::max<std::int64_t>(0, c.instructions_left - chunk);
+  while (c.looping > 0 && c.rounds[c.looping - 1] <= c.round) --c.looping;
+  const std::int32_t requests = c.round == 0 && c.coalesced_first ? 1 : c.looping;
+  ++c.round;
+  return memory_.access(at + chunk, requests);
+}
+
 const std::vector<StatInfo>& worklist_metrics() {
   static const std::vector<StatInfo> list = {
       {"items", "items", "work items processed (pulls returning a work id, or node visits)"},
@@ -38,6 +78,10 @@ const std::vector<StatInfo>& worklist_metrics() {
       {"supersteps", "launches", "kernel launches (super-steps, or partition swaps)"},
       {"mean_active_threads", "fraction",
        "time-average share of the GPU's threads holding a work item (0..1)"},
+      {"mem_requests", "requests", "128-byte memory requests (loads, stores, spills, refills)"},
+      {"requests_per_load", "requests",
+       "memory requests per warp memory access: 1 when coalesced, up to 32 when scattered "
+       "(the paper's Reqs/Load, Table II)"},
       {"events", "events", "simulation events processed"},
   };
   return list;
@@ -48,6 +92,7 @@ WarpMachine::WarpMachine(const WorklistProblem& problem, const GpuConfig& gpu,
     : problem_(problem),
       shape_(Shape::of(gpu)),
       issue_(static_cast<std::size_t>(shape_.cores), IssueSlots(shape_.issue_width)),
+      memory_(gpu, shape_.mem_latency),
       op_(problem, run.model_key),
       record_(record),
       sample_every_(sample_every) {}
@@ -114,6 +159,8 @@ RunOutput WarpMachine::run(const char* scheme, bool check_results, bool values) 
       static_cast<double>(dynamic_instructions_),
       static_cast<double>(supersteps_),
       end_ > 0 ? holding_area_ / (threads * static_cast<double>(end_)) : 0.0,
+      static_cast<double>(memory_.requests()),
+      memory_.accesses() ? static_cast<double>(memory_.requests()) / memory_.accesses() : 0.0,
       static_cast<double>(events_),
   };
   const auto own = stats();

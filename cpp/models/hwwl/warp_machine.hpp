@@ -12,6 +12,7 @@
 // load of the operator is a round trip.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -65,6 +66,47 @@ class IssueSlots {
   std::vector<Cycle> free_at_;
 };
 
+// The memory system: requests of 128 bytes served first come first served at
+// gpu.mem_bandwidth (a fluid queue), each returning gpu.mem_latency cycles
+// after it is served; unlimited bandwidth when mem_bandwidth is 0.
+class MemorySystem {
+ public:
+  MemorySystem(const GpuConfig& gpu, Cycle latency);
+  // A warp access of `requests` transactions issued at t: the cycle its last
+  // one returns (a store's return is not waited for).
+  Cycle access(Cycle t, std::int32_t requests);
+  std::int64_t requests() const { return requests_; }
+  std::int64_t accesses() const { return accesses_; }
+
+ private:
+  double per_cycle_;  // requests served per cycle; 0 = unlimited
+  Cycle latency_;
+  double free_ = 0;   // the queue is busy until then
+  std::int64_t requests_ = 0, accesses_ = 0;
+};
+
+// A warp's operator phase (SIMT): it issues the largest instruction count
+// among its threads, one share per load round, and makes as many load rounds
+// as its longest thread; a round's load is one memory request per thread
+// still looping (their addresses are scattered), except a first round that
+// loads consecutive items (topology's own nodes): one request.
+struct ComputePhase {
+  std::int64_t instructions_left = 0;
+  std::array<std::int32_t, kWarp> rounds{};  // per thread, sorted descending
+  std::int32_t threads = 0, round = 0, looping = 0;
+  bool coalesced_first = false;
+
+  void begin(bool coalesced) {
+    instructions_left = 0;
+    threads = round = 0;
+    coalesced_first = coalesced;
+  }
+  void add(const ItemCost& cost) {
+    instructions_left = std::max(instructions_left, cost.instructions);
+    rounds[static_cast<std::size_t>(threads++)] = cost.rounds;
+  }
+};
+
 // Metrics every worklist-machine run reports (the kind metrics), in order.
 const std::vector<StatInfo>& worklist_metrics();
 
@@ -92,6 +134,13 @@ class WarpMachine {
   void post(Cycle t, Priority priority, std::int32_t kind, std::int64_t payload = 0);
   // Threads holding an item changed by `delta` (kept as a time integral).
   void hold(std::int32_t delta);
+  // Sorts a filled ComputePhase; then compute_step until it says done.
+  static void ready(ComputePhase& c);
+  // The next step of a warp's operator phase on `core` at now_: issues the
+  // round's instructions and load; returns when the load returns, or (done)
+  // when the phase's last instructions have issued.
+  Cycle compute_step(std::int32_t core, ComputePhase& c, bool& done);
+
   // A work item was processed: resets the no-progress watchdog.
   void progress() { since_progress_ = 0; }
   std::int32_t holding() const { return holding_; }  // threads holding an item
@@ -102,6 +151,7 @@ class WarpMachine {
   Cycle end_ = 0;  // when the run finished
   EventQueue queue_;
   std::vector<IssueSlots> issue_;
+  MemorySystem memory_;
   OperatorState op_;
   std::vector<std::int32_t> activated_;  // scratch for OperatorState::apply
 
