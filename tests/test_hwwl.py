@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -158,14 +159,19 @@ def test_storage_bytes_and_trace() -> None:
 
 def test_sweep_path_speedup_over_the_better_software_baseline() -> None:
     wl = td.workloads.bfs(graph="rmat", nodes=2048, degree=8, seed=1)
-    df = td.sweep(
-        wl,
-        gpu(),
-        td.schemes.Hwwl(bank_entries="unbounded"),
-        grid={"redistribution": ["none", "lsorting"], "gpu.sms": [2, 4]},
-        baseline=["topology", "data"],
-        replicates=2,
-    )
+
+    def run(**options: Any) -> pd.DataFrame:
+        return td.sweep(
+            wl,
+            gpu(),
+            td.schemes.Hwwl(bank_entries="unbounded"),
+            grid={"redistribution": ["none", "lsorting"], "gpu.sms": [2, 4]},
+            baseline=["topology", "data"],
+            replicates=2,
+            **options,
+        )
+
+    df = run()
     assert len(df) == 8
     assert set(df["baseline"]) <= {"topology", "data"}
     assert (df["speedup"] > 0).all()
@@ -175,17 +181,7 @@ def test_sweep_path_speedup_over_the_better_software_baseline() -> None:
         index=["redistribution", "gpu.sms"], columns="replicate", values="makespan_cycles"
     )
     assert (by_rep[0] == by_rep[1]).all()
-    # same on one thread and on two
-    again = td.sweep(
-        wl,
-        gpu(),
-        td.schemes.Hwwl(bank_entries="unbounded"),
-        grid={"redistribution": ["none", "lsorting"], "gpu.sms": [2, 4]},
-        baseline=["topology", "data"],
-        replicates=2,
-        threads=1,
-    )
-    pd.testing.assert_frame_equal(df, again)
+    pd.testing.assert_frame_equal(df, run(threads=1))  # same on one thread and on two
 
 
 def test_bad_inputs() -> None:

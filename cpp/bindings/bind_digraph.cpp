@@ -59,14 +59,6 @@ DigraphHolder build(std::int64_t nodes, const py::object& src, const py::object&
   return std::make_shared<Digraph>(Digraph::build(std::move(in)));
 }
 
-std::int32_t arg32(std::int64_t value, const char* generator, const char* name) {
-  if (value < std::numeric_limits<std::int32_t>::min() ||
-      value > std::numeric_limits<std::int32_t>::max())
-    throw ConfigError(std::string(generator) + ": '" + name + "' = " + std::to_string(value) +
-                      " is out of range (at most 2147483647)");
-  return static_cast<std::int32_t>(value);
-}
-
 std::uint64_t seed_arg(std::int64_t seed, const char* generator) {
   if (seed < 0)
     throw ConfigError(std::string(generator) + ": 'seed' must be >= 0; got " +

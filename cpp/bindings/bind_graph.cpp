@@ -35,15 +35,6 @@ std::shared_ptr<TaskGraph> build(std::int64_t nodes, const IntArray& src, const 
   return std::make_shared<TaskGraph>(TaskGraph::build(std::move(in)));
 }
 
-// A generator argument as int32, or ConfigError naming it.
-std::int32_t arg32(std::int64_t value, const char* generator, const char* name) {
-  if (value < std::numeric_limits<std::int32_t>::min() ||
-      value > std::numeric_limits<std::int32_t>::max())
-    throw ConfigError(std::string(generator) + ": '" + name + "' = " + std::to_string(value) +
-                      " is out of range (at most 2147483647)");
-  return static_cast<std::int32_t>(value);
-}
-
 template <class F>
 auto released(F f) {
   py::gil_scoped_release release;

@@ -54,6 +54,8 @@ GpuConfig make_gpu(const NamedValues& spec);
 SchemeConfig make_scheme(const NamedValues& spec);
 CostModel make_cost(const CostTuple& spec);
 WorkloadPtr make_workload(const WorkloadTuple& spec);
+// A generator argument as int32, or ConfigError naming the generator and argument.
+std::int32_t arg32(std::int64_t value, const char* generator, const char* name);
 
 // A NumPy array that owns `values` (no copy): the vector moves to the heap and
 // a capsule deletes it when the array dies.

@@ -1,4 +1,6 @@
 // Python descriptions of configurations -> validated C++ structs.
+#include <limits>
+
 #include "bindings.hpp"
 #include "core/errors.hpp"
 #include "models/registry.hpp"
@@ -43,6 +45,14 @@ WorkloadPtr make_workload(const WorkloadTuple& spec) {
     w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests});
   if (application) w->application = *application;
   return w;
+}
+
+std::int32_t arg32(std::int64_t value, const char* generator, const char* name) {
+  if (value < std::numeric_limits<std::int32_t>::min() ||
+      value > std::numeric_limits<std::int32_t>::max())
+    throw ConfigError(std::string(generator) + ": '" + name + "' = " + std::to_string(value) +
+                      " is out of range (at most 2147483647)");
+  return static_cast<std::int32_t>(value);
 }
 
 }  // namespace tbdse::bindings
