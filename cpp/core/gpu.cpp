@@ -24,9 +24,19 @@ const ParamTable<GpuConfig>& GpuConfig::params() {
                                   .doc = "core clock; converts microseconds to cycles",
                                   .min_value = 1e-3, .max_value = 1e6});
     t.add(&GpuConfig::host_launch_us,
-          {.name = "host_launch_us", .unit = "us", .doc = "host-side kernel launch overhead",
+          {.name = "host_launch_us", .unit = "us",
+           .doc = "host-side kernel launch overhead: the host's API call (launch_api_us) plus "
+                  "the device-side latency before the kernel's TBs may start",
            .paper_ref = "Wireframe §5.1 (30 us); BlockMaestro §IV (5 us)", .min_value = 0,
            .max_value = 1e9});
+    t.add(&GpuConfig::launch_api_us,
+          {.name = "launch_api_us", .unit = "us",
+           .doc = "the part of host_launch_us the host spends in the launch API call: launches "
+                  "queue for the host one after another, while the rest of each (the device-side "
+                  "latency) overlaps other launches; a value above host_launch_us counts as all "
+                  "of it",
+           .paper_ref = "BlockMaestro §IV (5 us = 2 us API call + 3 us device side)",
+           .min_value = 0, .max_value = 1e9});
     t.add(&GpuConfig::device_launch_us,
           {.name = "device_launch_us", .unit = "us",
            .doc = "device-side (CDP) kernel launch overhead",
@@ -65,9 +75,37 @@ const ParamTable<GpuConfig>& GpuConfig::params() {
            .doc = "DRAM bandwidth shared by all SMs (128-byte requests); 0 = unlimited",
            .paper_ref = "MODELS.md §1 (memory term); vendor figures", .min_value = 0,
            .max_value = 1e9});
+    t.add(&GpuConfig::sm_model,
+          {.name = "sm_model", .unit = "",
+           .doc = "timing of resident TBs: 'fixed' (a TB takes its cost whatever else runs on "
+                  "its SM) or 'shared' (an SM's throughput, sm_saturation TBs at full speed, is "
+                  "split among its resident TBs; kernels' mem_fraction meets mem_bandwidth)",
+           .paper_ref = "MODELS.md §1 (timing model of an SM)",
+           .choices = {"fixed", "shared"}});
+    t.add(&GpuConfig::sm_saturation,
+          {.name = "sm_saturation", .unit = "TBs",
+           .doc = "sm_model 'shared': how many resident TBs an SM runs at full speed (issue "
+                  "width and latency hiding); with more, each gets a share",
+           .paper_ref = "MODELS.md §1; calibrated per preset", .min_value = 1,
+           .max_value = 65535});
+    t.add(&GpuConfig::sm_share,
+          {.name = "sm_share", .unit = "",
+           .doc = "sm_model 'shared': 'even' (each of r resident TBs runs at min(1, "
+                  "sm_saturation / r)) or 'oldest_first' (the oldest TBs - lowest level, then "
+                  "earliest start - take full speed first, as a GTO warp scheduler favours old "
+                  "warps)",
+           .paper_ref = "MODELS.md §1; Wireframe §5.1 (GTO)", .choices = {"even", "oldest_first"}});
     return t;
   }();
   return table;
+}
+
+Cycle GpuConfig::launch_api_cycles() const {
+  return us_to_cycles(std::min(launch_api_us, host_launch_us));
+}
+
+Cycle GpuConfig::launch_latency_cycles() const {
+  return us_to_cycles(host_launch_us) - launch_api_cycles();
 }
 
 Cycle GpuConfig::us_to_cycles(double us) const {

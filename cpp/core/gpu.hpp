@@ -22,7 +22,8 @@ struct GpuConfig {
   std::int64_t regs_per_sm = 32768;      // 32-bit registers per SM
   std::int64_t smem_per_sm = 49152;      // shared memory per SM, bytes
   double clock_mhz = 700.0;              // core clock; converts us to cycles
-  double host_launch_us = 30.0;          // host-side kernel launch overhead
+  double host_launch_us = 30.0;          // host-side kernel launch: API call + device-side latency
+  double launch_api_us = 2.0;            // the host's API call within host_launch_us (serialised)
   double device_launch_us = 3.0;         // device-side (CDP) kernel launch overhead
   std::int64_t mem_latency = 400;        // cycles for one scheduler-side memory fetch
   double copy_gbps = 12.0;               // host<->device copy bandwidth, GB/s (1e9 bytes/s)
@@ -32,6 +33,17 @@ struct GpuConfig {
   std::int64_t issue_width = 2;          // warp instructions an SM issues per cycle
   std::int64_t amo_cycles = 20;          // an atomic on one address, serialised at its partition
   double mem_bandwidth = 0.0;            // DRAM bandwidth, GB/s; 0 = unlimited
+  // Timing of the TBs resident on an SM (docs/simulation.md "Timing models").
+  std::string sm_model = "fixed";        // fixed: a TB takes its cost; shared: SMs are shared
+  double sm_saturation = 4.0;            // shared: resident TBs an SM runs at full speed
+  std::string sm_share = "even";         // shared: even (processor sharing) or oldest_first
+
+  bool shared_sms() const { return sm_model == "shared"; }
+  bool oldest_first() const { return sm_share == "oldest_first"; }
+  // The API call's part of a host launch (at most the whole launch) and the
+  // device-side rest, which launches in flight overlap.
+  Cycle launch_api_cycles() const;
+  Cycle launch_latency_cycles() const;
 
   static const ParamTable<GpuConfig>& params();
 

@@ -187,17 +187,22 @@ def _labels(plan: Plan, rows: np.ndarray) -> np.ndarray:
 def _gpu_columns(
     plan: Plan, rows: np.ndarray, overrides: Mapping[str, np.ndarray]
 ) -> dict[str, Any]:
-    """Every GPU field's effective value (all GPU fields are numbers)."""
-    out = {}
+    """Every GPU field's effective value: numbers, and choices as text."""
+    out: dict[str, Any] = {}
     for f in field_info():
         name = f["name"]
-        values = np.array([g.to_dict()[name] for g in plan.gpus], dtype=np.float64)[
+        values = np.array([g.encoded()[name] for g in plan.gpus], dtype=np.float64)[
             plan.gpu_of[rows]
         ]
         if name in overrides:
             swept = overrides[name][rows]
             values = np.where(np.isnan(swept), values, swept)
-        out[f"gpu.{name}"] = values.astype(np.int64) if f["kind"] == "int" else values
+        if f["kind"] == "choice":
+            out[f"gpu.{name}"] = pd.array(
+                np.asarray(f["choices"], dtype=object)[values.astype(np.int64)], dtype="str"
+            )
+        else:
+            out[f"gpu.{name}"] = values.astype(np.int64) if f["kind"] == "int" else values
     return out
 
 
