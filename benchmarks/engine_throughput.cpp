@@ -19,6 +19,9 @@
 //
 // Output: TBs per second for both (best and median of --reps repetitions) and
 // the ratio tbdse / reference.  Target: tbdse >= 50% of the reference.
+// Also reported, without a reference or target: the same run under the
+// `shared` SM timing model (sm_saturation 4, even and oldest_first sharing),
+// whose finish times are recomputed at every residency change of an SM.
 // Exit status: 0 = ran and makespans agree (whether or not the target is
 // met), 1 = makespans differ, 2 = bad arguments or an error.
 //
@@ -204,6 +207,13 @@ int main(int argc, char** argv) try {
   array.set_table(graph.in_original_order<Cycle>(cost));  // tables are by input task id
   const tbdse::SweepSpec spec = one_run(workload, gpu, array);
 
+  tbdse::GpuConfig even = gpu, oldest = gpu;
+  even.sm_model = oldest.sm_model = "shared";
+  even.sm_saturation = oldest.sm_saturation = 4;
+  oldest.sm_share = "oldest_first";
+  const tbdse::SweepSpec spec_even = one_run(workload, even, array);
+  const tbdse::SweepSpec spec_oldest = one_run(workload, oldest, array);
+
   const Cycle launch = gpu.us_to_cycles(gpu.host_launch_us);
   const auto reference = [&] {
     return reference_makespan(graph, cost, static_cast<std::int32_t>(gpu.sms),
@@ -246,7 +256,9 @@ int main(int argc, char** argv) try {
 
   // Interleaved repetitions so that drift of the machine affects both alike.
   // Every timed run's makespan is checked too (which also keeps the work observable).
-  Timing t_tbdse, t_drawn, t_ref, t_engine;
+  Timing t_tbdse, t_drawn, t_ref, t_engine, t_even, t_oldest;
+  const Cycle ms_even = tbdse::run_single(spec_even, 0, false).output.makespan;
+  const Cycle ms_oldest = tbdse::run_single(spec_oldest, 0, false).output.makespan;
   int mismatches = 0;
   for (int r = 0; r < reps; ++r) {
     t0 = std::chrono::steady_clock::now();
@@ -264,6 +276,14 @@ int main(int argc, char** argv) try {
     t0 = std::chrono::steady_clock::now();
     mismatches += engine_only() != ms_ref;
     t_engine.s.push_back(seconds_since(t0));
+
+    t0 = std::chrono::steady_clock::now();
+    mismatches += tbdse::run_single(spec_even, 0, false).output.makespan != ms_even;
+    t_even.s.push_back(seconds_since(t0));
+
+    t0 = std::chrono::steady_clock::now();
+    mismatches += tbdse::run_single(spec_oldest, 0, false).output.makespan != ms_oldest;
+    t_oldest.s.push_back(seconds_since(t0));
   }
   if (mismatches) {
     std::fprintf(stderr, "engine_throughput: %d timed run(s) gave another makespan\n", mismatches);
@@ -291,6 +311,17 @@ int main(int argc, char** argv) try {
               100.0 * t_ref.best() / t_drawn.best(), 100.0 * t_ref.best() / t_engine.best(), reps);
   std::printf("  target tbdse >= 50%% of the reference: %s\n",
               ratio_best >= 0.5 ? "MET" : "NOT MET");
+
+  std::printf("\n  sm_model shared (sm_saturation 4; reported, no target):\n");
+  std::printf("  %-44s %10.4f %10.4f %14.3e   makespan %lld\n", "tbdse run_single, even sharing",
+              t_even.best(), t_even.median(), tbs / t_even.best(),
+              static_cast<long long>(ms_even));
+  std::printf("  %-44s %10.4f %10.4f %14.3e   makespan %lld\n",
+              "tbdse run_single, oldest_first sharing", t_oldest.best(), t_oldest.median(),
+              tbs / t_oldest.best(), static_cast<long long>(ms_oldest));
+  std::printf("  shared / fixed throughput: %.1f%% (even), %.1f%% (oldest_first), best of %d\n",
+              100.0 * t_tbdse.best() / t_even.best(), 100.0 * t_tbdse.best() / t_oldest.best(),
+              reps);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "engine_throughput: %s\n", e.what());

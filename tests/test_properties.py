@@ -1,6 +1,7 @@
 """Property tests: the run invariants of docs/MODELS.md §1 on random DAGs, for every scheme.
 
-Every task runs exactly once, for exactly its cost; no task starts before all
+Every task runs exactly once, for exactly its cost (under ``sm_model: shared``
+at least its cost, with its work conserved: tests/test_shared_sms.py); no task starts before all
 its parents end; no SM ever holds more TBs (or threads) than it has; the
 makespan is the last end and at least the critical path and the work bound;
 identical configuration + seed gives identical rows on any thread count and
@@ -122,11 +123,16 @@ def check_run(scheme: str, sc: dict) -> None:
     r = td.simulate(sc["workload"], gpu, scheme, timeline=True)
     tl = r.timeline().set_index("task").sort_index()
 
-    # Every task runs exactly once, for exactly its cost.
+    # Every task runs exactly once, for exactly its cost (shared SMs: at least it).
+    shared = gpu.sm_model == "shared"
     assert list(tl.index) == list(range(n))
     assert (tl["start"] >= 0).all() and (tl["ready"] >= 0).all()
-    assert list(tl["end"] - tl["start"]) == costs
-    assert list(tl["duration"]) == costs
+    assert list(tl["duration"]) == list(tl["end"] - tl["start"])
+    if shared:
+        assert (tl["duration"] >= np.array(costs)).all()
+        check_work_conserved(tl, costs, sc)
+    else:
+        assert list(tl["duration"]) == costs
     assert (tl["ready"] <= tl["start"]).all()
     assert tl["sm"].between(0, gpu.sms - 1).all()
     assert tl["slot"].between(0, gpu.tb_slots - 1).all()
@@ -188,9 +194,22 @@ def check_run(scheme: str, sc: dict) -> None:
         for k in used_kernels
     )
     capacity = gpu.sms * (occupancy[0] if uniform else gpu.tb_slots)
-    assert m["work_bound_cycles"] == math.ceil(sum(costs) / capacity)
+    if not shared:
+        assert m["work_bound_cycles"] == math.ceil(sum(costs) / capacity)
+    else:  # slots; at most sm_saturation TBs' compute per SM; the bytes at the bandwidth
+        fraction = [sc["kernels"][k].mem_fraction for k in sc["kernel_ids"]]
+        compute = sum((1 - f) * c for f, c in zip(fraction, costs, strict=True))
+        bound = max(sum(costs) / capacity, compute / (gpu.sms * gpu.sm_saturation))
+        if gpu.mem_bandwidth > 0:
+            moved = sum(
+                128 * sc["kernels"][k].mem_requests
+                for k, c in zip(sc["kernel_ids"], costs, strict=True)
+                if sc["kernels"][k].mem_fraction > 0 and c > 0
+            )
+            bound = max(bound, moved * gpu.clock_mhz / (gpu.mem_bandwidth * 1000))
+        assert abs(m["work_bound_cycles"] - math.ceil(bound)) <= 1
     assert r.makespan_cycles >= max(m["critical_path_cycles"], m["work_bound_cycles"])
-    assert m["avg_tb_concurrency"] == pytest.approx(sum(costs) / r.makespan_cycles)
+    assert m["avg_tb_concurrency"] == pytest.approx(tl["duration"].sum() / r.makespan_cycles)
     assert 0 < m["sm_utilisation"] <= 1 + 1e-12
     assert 0 < m["slot_utilisation"] <= 1 + 1e-12
     assert r.makespan_us == pytest.approx(r.makespan_cycles / gpu.clock_mhz)
@@ -204,6 +223,31 @@ def check_run(scheme: str, sc: dict) -> None:
         host = round(gpu.host_launch_us * gpu.clock_mhz)
         if scheme in ("global_barrier", "baseline"):  # a host launch before every level
             assert r.makespan_cycles >= sum(host + int(c) for c in by_level["duration"].max())
+
+
+def check_work_conserved(tl: pd.DataFrame, costs: list[int], sc: dict) -> None:
+    """Shared SMs: an SM does at most min(sm_saturation, resident TBs) TBs' compute
+    work per cycle (memory time, a kernel's mem_fraction of its cost, does not
+    take SM throughput), all of it when no kernel has memory time; a TB may end
+    up to a cycle late (finish times are whole cycles), its SM still working."""
+    gpu = sc["gpu"]
+    memory = any(k.mem_fraction > 0 for k in sc["kernels"])
+    for sm in range(gpu.sms):
+        on = tl[tl["sm"] == sm]
+        if on.empty:
+            continue
+        times = sorted(set(on["start"]) | set(on["end"]))
+        capacity = 0.0
+        for a, b in zip(times, times[1:], strict=False):
+            resident = int(((on["start"] <= a) & (on["end"] >= b)).sum())
+            capacity += (b - a) * min(gpu.sm_saturation, resident)
+        compute = [
+            (1 - sc["kernels"][sc["kernel_ids"][t]].mem_fraction) * costs[t] for t in on.index
+        ]
+        work = float(sum(compute))
+        assert work <= capacity + 1e-6 * max(1.0, work), (sm, work, capacity)
+        if not memory:
+            assert capacity <= work + gpu.sm_saturation * len(on) + 1e-6, (sm, work, capacity)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

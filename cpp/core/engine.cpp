@@ -41,6 +41,12 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
   for (const Cycle c : cost)
     if (c < 0 || c > kMaxDelay)
       throw ConfigError("a task cost of " + std::to_string(c) + " cycles is outside [0, 2^48]");
+  if (gpu.shared_sms()) {
+    shared_.emplace(gpu);
+    for (const KernelInfo& k : workload.kernels)
+      kernel_traits_.push_back(SharedSms::Tb{
+          .mem_fraction = k.mem_fraction, .bytes = 128.0 * static_cast<double>(k.mem_requests)});
+  }
   if (options_.record_timeline) {
     const auto n = static_cast<std::size_t>(graph_.size());
     timeline_ = Timeline{std::vector<SmId>(n, -1), std::vector<std::int32_t>(n, -1),
@@ -79,8 +85,16 @@ void Engine::issue(TaskId t, SmId sm) {
     free_handles_.pop_back();
     running_[static_cast<std::size_t>(handle)] = Running{t, sm, slot};
   }
-  check_time(now_ + cost_[t]);
-  finishing_.push(now_ + cost_[t], issued_++, handle);
+  if (shared_) {
+    SharedSms::Tb tb = kernel_traits_[static_cast<std::size_t>(graph_.kernel(t))];
+    tb.cost = cost_[t];
+    tb.level = graph_.level(t);
+    tb.seq = issued_++;
+    shared_->start(handle, sm, tb, now_);
+  } else {
+    check_time(now_ + cost_[t]);
+    finishing_.push(now_ + cost_[t], issued_++, handle);
+  }
   if (timeline_) {
     timeline_->sm[t] = sm;
     timeline_->slot[t] = slot;
@@ -99,6 +113,7 @@ void Engine::finish_task(Scheme& scheme, std::int32_t handle) {
   free_handles_.push_back(handle);
   const TaskId t = r.task;
   const SmId sm = r.sm;
+  if (shared_) resident_cycles_ += static_cast<double>(now_ - shared_->stop(handle, now_));
   pool_.release(sm, footprint(t), r.slot);
   state_[t] = TaskState::DONE;
   ++finished_;
@@ -109,26 +124,31 @@ void Engine::finish_task(Scheme& scheme, std::int32_t handle) {
   scheme.on_task_finished(*this, t);
 }
 
-EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
-  const std::int32_t n = graph_.size();
-  const std::int64_t limit = options_.max_events_without_progress > 0
-                                 ? options_.max_events_without_progress
-                                 : std::max<std::int64_t>(10'000'000, 100LL * n);
+// The event loop, compiled once per timing model so that 'fixed' runs keep
+// their plain finish heap.
+template <bool kShared>
+std::int64_t Engine::loop(Scheme& scheme, std::int64_t limit) {
   std::int64_t events = 0;
   Cycle last_event_time = -1;
-
-  scheme.start(*this);
-  scheme.dispatch(*this);
   for (;;) {
-    const Cycle next_finish = finishing_.first_time();
+    Cycle next_finish;
+    if constexpr (kShared) next_finish = shared_->next_finish(now_);
+    else next_finish = finishing_.first_time();
     const Cycle next_event = queue_.empty() ? FinishHeap::kNever : queue_.top().time;
     if (next_finish == FinishHeap::kNever && next_event == FinishHeap::kNever) break;
     now_ = std::min(next_finish, next_event);
     // Every TB completion at this cycle first, in issue order ...
-    while (finishing_.first_time() == now_) {
-      const std::int32_t slot = finishing_.first();
-      finishing_.pop();
-      finish_task(scheme, slot);
+    for (;;) {
+      std::int32_t handle;
+      if constexpr (kShared) {
+        if (shared_->first_time() != now_) break;
+        handle = shared_->pop_first();
+      } else {
+        if (finishing_.first_time() != now_) break;
+        handle = finishing_.first();
+        finishing_.pop();
+      }
+      finish_task(scheme, handle);
       ++events;
       since_progress_ = 0;
     }
@@ -139,7 +159,7 @@ EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
       // Watchdog: events while TBs run and time moves on are progress towards
       // their completion; events while nothing runs, or that keep time still,
       // are not.  Issuing or finishing a TB resets the count.
-      if (!finishing_.empty() && now_ > last_event_time) {
+      if (tbs_running() && now_ > last_event_time) {
         since_progress_ = 0;
       } else if (++since_progress_ > limit) {
         throw_deadlock(scheme, "the scheme kept handling events for " + std::to_string(limit) +
@@ -149,15 +169,26 @@ EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
     }
     scheme.dispatch(*this);
   }
+  return events;
+}
+
+EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
+  const std::int32_t n = graph_.size();
+  const std::int64_t limit = options_.max_events_without_progress > 0
+                                 ? options_.max_events_without_progress
+                                 : std::max<std::int64_t>(10'000'000, 100LL * n);
+  scheme.start(*this);
+  scheme.dispatch(*this);
+  const std::int64_t events = shared_ ? loop<true>(scheme, limit) : loop<false>(scheme, limit);
   if (finished_ != n) throw_deadlock(scheme, "nothing is left to happen");
 
   EngineOutput out;
   out.makespan = std::max(last_finish_, scheme.end_time(*this));
   out.tb_cycles = tb_cycles_;
+  out.resident_cycles = shared_ ? resident_cycles_ : tb_cycles_;  // 'fixed': end - start = cost
   out.busy_sm_cycles = busy_sm_cycles_;
   out.critical_path = graph_.critical_path(cost_);
-  const std::int64_t capacity = workload_.tb_capacity(gpu_);
-  out.work_bound = static_cast<Cycle>(std::ceil(tb_cycles_ / static_cast<double>(capacity)));
+  out.work_bound = work_bound();
   out.events = events;
   out.scheme_stats.assign(stat_count, 0.0);
   scheme.write_stats(*this, out.scheme_stats);
@@ -180,6 +211,26 @@ EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
     timeline_.reset();
   }
   return out;
+}
+
+Cycle Engine::work_bound() const {
+  const double slots = static_cast<double>(workload_.tb_capacity(gpu_));
+  if (!shared_) return static_cast<Cycle>(std::ceil(tb_cycles_ / slots));
+  // Under 'shared' a TB still holds a slot for at least its cost, an SM does
+  // at most sm_saturation TBs' compute work per cycle (memory time takes
+  // none), and the bytes of TBs with memory time pass at most at mem_bandwidth.
+  double compute = 0, bytes = 0;
+  for (TaskId t = 0; t < graph_.size(); ++t) {
+    const SharedSms::Tb& k = kernel_traits_[static_cast<std::size_t>(graph_.kernel(t))];
+    compute += (1.0 - k.mem_fraction) * static_cast<double>(cost_[t]);
+    if (k.mem_fraction > 0 && cost_[t] > 0) bytes += k.bytes;
+  }
+  double bound = std::max(tb_cycles_ / slots,
+                          compute / (static_cast<double>(gpu_.sms) * gpu_.sm_saturation));
+  if (gpu_.mem_bandwidth > 0)
+    bound = std::max(bound, bytes * gpu_.clock_mhz / (gpu_.mem_bandwidth * 1000.0));
+  // a hair below the exact bound: the finish times' rounding must not cross it
+  return static_cast<Cycle>(std::ceil(bound * (1 - 1e-12)));
 }
 
 std::string Engine::default_stuck_reason(TaskId t,

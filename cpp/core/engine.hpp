@@ -16,6 +16,7 @@
 #include "finish_heap.hpp"
 #include "scheme.hpp"
 #include "sm_pool.hpp"
+#include "sm_timing.hpp"
 #include "timeline.hpp"
 #include "workload.hpp"
 
@@ -30,18 +31,14 @@ struct EngineOptions {
   std::int64_t max_events_without_progress = 0;
 };
 
-// Simulated time must stay below 2^62 cycles (checked whenever something is
-// scheduled); a task's cost is at most 2^48 cycles and a launch delay at most
-// about 2^50, so no sum of them can overflow on the way.
-inline constexpr Cycle kMaxTime = Cycle{1} << 62;
-inline constexpr Cycle kMaxDelay = Cycle{1} << 48;
-
 struct EngineOutput {
   Cycle makespan = 0;         // cycle at which the last TB finished
-  double tb_cycles = 0;       // sum of TB execution times (total work)
+  double tb_cycles = 0;       // sum of TB costs (total work at full speed)
+  double resident_cycles = 0; // sum of TB residencies, end - start (= tb_cycles under 'fixed')
   double busy_sm_cycles = 0;  // sum over SMs of the time at least one task TB was resident
   Cycle critical_path = 0;    // longest dependency chain of task costs
-  Cycle work_bound = 0;       // ceil(total work / TB capacity of the GPU)
+  Cycle work_bound = 0;       // ceil(total work / what the GPU runs at full speed at once),
+                              // and under the memory term at least bytes / bandwidth
   std::int64_t events = 0;    // events processed
   std::vector<double> scheme_stats;
   std::optional<Timeline> timeline;
@@ -92,7 +89,8 @@ class Engine {
   // one following the last issue that has room for t; -1 when none has.
   SmId pick_sm_round_robin(TaskId t) const { return pool_.next_fitting(rr_next_, footprint(t)); }
 
-  // Places ready task t on `sm` now; its TB ends after cost(t) cycles.
+  // Places ready task t on `sm` now; its TB ends after cost(t) cycles under
+  // sm_model 'fixed', or when its work is done under 'shared'.
   void issue(TaskId t, SmId sm);
 
   // Issues t on the round-robin SM; false (and nothing changes) if none has room.
@@ -114,6 +112,10 @@ class Engine {
     return slot_only_ ? kNone : workload_.footprint(t);
   }
   void finish_task(Scheme& scheme, std::int32_t handle);
+  template <bool kShared>
+  std::int64_t loop(Scheme& scheme, std::int64_t limit);
+  Cycle work_bound() const;
+  bool tbs_running() const { return shared_ ? shared_->running() > 0 : !finishing_.empty(); }
   void check_time(Cycle time) const;
   [[noreturn]] void bad_transition(TaskId t, const char* what) const;
   [[noreturn]] void throw_deadlock(const Scheme& scheme, const std::string& why) const;
@@ -138,6 +140,9 @@ class Engine {
   std::vector<std::int32_t> free_handles_;
   std::uint64_t issued_ = 0;  // issue sequence: the tie-break among equal finish times
   std::int64_t since_progress_ = 0;  // watchdog: events since a TB was issued or finished
+  // sm_model 'shared': the finish times of running TBs (finishing_ then stays empty)
+  std::optional<SharedSms> shared_;
+  std::vector<SharedSms::Tb> kernel_traits_;  // per kernel: memory fraction and bytes per TB
   SmPool pool_;
   SmId rr_next_ = 0;
   std::vector<TaskState> state_;
@@ -146,6 +151,7 @@ class Engine {
   // statistics
   Cycle last_finish_ = 0;
   double tb_cycles_ = 0;
+  double resident_cycles_ = 0;
   double busy_sm_cycles_ = 0;
   std::vector<std::int32_t> task_resident_;  // task TBs per SM
   std::vector<Cycle> busy_since_;

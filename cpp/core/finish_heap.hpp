@@ -29,6 +29,9 @@ class FinishHeap {
   Cycle first_time() const { return heap_[0].time; }  // the sentinel's kNever when empty
   // The handle of the thread block that finishes first (ties: issued first).
   std::int32_t first() const { return static_cast<std::int32_t>(heap_[0].order & kSlotMask); }
+  // The sequence number the first entry was pushed with.
+  std::uint64_t first_seq() const { return heap_[0].order >> kSlotBits; }
+  std::size_t size() const { return size_; }
 
   // `seq` must grow with every push (the issue sequence number).
   void push(Cycle time, std::uint64_t seq, std::int32_t handle) {

@@ -8,10 +8,15 @@ const std::vector<StatInfo>& tb_engine_metrics() {
   static const std::vector<StatInfo> list = {
       {"sm_utilisation", "fraction",
        "time-average share of SMs holding at least one task TB (0..1)"},
-      {"avg_tb_concurrency", "TBs", "average number of resident task TBs (total work / makespan)"},
+      {"avg_tb_concurrency", "TBs",
+       "average number of resident task TBs (their residencies, end - start, over the makespan; "
+       "under sm_model 'fixed' the total work over the makespan)"},
       {"slot_utilisation", "fraction", "average TB concurrency / TBs the GPU can hold (0..1)"},
       {"critical_path_cycles", "cycles", "longest dependency chain of task costs (a lower bound)"},
-      {"work_bound_cycles", "cycles", "total work / TBs the GPU can hold (a lower bound)"},
+      {"work_bound_cycles", "cycles",
+       "total work / TBs the GPU can hold; under sm_model 'shared' also the compute work over "
+       "sm_saturation per SM and the bytes of kernels with memory time over mem_bandwidth (a "
+       "lower bound)"},
       {"events", "events", "simulation events processed"},
   };
   return list;
@@ -29,7 +34,7 @@ RunOutput simulate_task_graph(const ResolvedRun& r, const RunOptions& options) {
 
   const double makespan = static_cast<double>(e.makespan);
   const double capacity = static_cast<double>(r.workload->tb_capacity(r.gpu));
-  const double concurrency = makespan > 0 ? e.tb_cycles / makespan : 0.0;
+  const double concurrency = makespan > 0 ? e.resident_cycles / makespan : 0.0;
   RunOutput out;
   out.makespan = e.makespan;
   out.metrics = {

@@ -19,6 +19,9 @@ void Workload::validate(const GpuConfig& gpu) const {
     const auto& fp = k.footprint;
     if (fp.threads < 0 || fp.regs_per_thread < 0 || fp.smem_bytes < 0 || k.mem_requests < 0)
       throw ConfigError("kernel '" + k.name + "': footprint sizes and mem_requests must be >= 0");
+    if (!(k.mem_fraction >= 0.0 && k.mem_fraction <= 1.0))
+      throw ConfigError("kernel '" + k.name + "': mem_fraction must be a number in [0, 1]; got " +
+                        std::to_string(k.mem_fraction));
     if (occupancy(gpu, fp) < 1)
       throw ConfigError("kernel '" + k.name + "' does not fit on one SM of GPU '" + gpu.name +
                         "': its thread block exceeds " + occupancy_limiter(gpu, fp) +
@@ -80,6 +83,7 @@ std::uint64_t Workload::hash() const {
     h.add_string(k.name);
     h.add_signed(k.footprint.threads).add_signed(k.footprint.regs_per_thread);
     h.add_signed(k.footprint.smem_bytes).add_signed(k.mem_requests);
+    if (k.mem_fraction != 0.0) h.add_double(k.mem_fraction);  // hashes of kernels without it unchanged
   }
   h.add(application ? application->hash() : 0);
   return h.digest();

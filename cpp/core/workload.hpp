@@ -21,6 +21,9 @@ struct KernelInfo {
   std::string name = "kernel";
   TbFootprint footprint;
   std::int64_t mem_requests = 0;  // global-memory requests one TB makes (0 = not stated)
+  // Share of a TB's cost that is memory time (sm_model 'shared': SM sharing
+  // does not slow it; its mem_requests x 128 bytes meet the GPU's mem_bandwidth).
+  double mem_fraction = 0.0;
 };
 
 struct Workload {

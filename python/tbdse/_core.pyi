@@ -114,7 +114,8 @@ def read_dimacs_digraph(path: str) -> Digraph: ...
 def read_edge_list_digraph(path: str, one_based: bool = False) -> Digraph: ...
 def read_matrix_market_digraph(path: str) -> Digraph: ...
 
-KernelTuple = tuple[str, int, int, int, int]  # name, threads, regs, smem, mem_requests
+# name, threads, regs, smem, mem_requests, mem_fraction
+KernelTuple = tuple[str, int, int, int, int, float]
 
 class Application:
     def __init__(

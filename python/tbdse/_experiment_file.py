@@ -51,7 +51,7 @@ PLOT_CHOICES = {"spread": ("minmax", "std", "none"), "agg": ("mean", "median", "
 FILE_GENERATORS = {"stg": "stg", "edge_list": "edge_list", "application": "application_file"}
 FILE_FORMAT_BY_SUFFIX = {".stg": "stg", ".yaml": "application", ".yml": "application"}
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
-KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests")
+KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests", "mem_fraction")
 # Generators of workloads that are not task graphs (no cost model, no kernels).
 MODEL_GENERATORS = ("bfs", "sssp", "lonestar")
 

@@ -160,7 +160,9 @@ RunOutput WarpMachine::run(const char* scheme, bool check_results, bool values) 
       static_cast<double>(supersteps_),
       end_ > 0 ? holding_area_ / (threads * static_cast<double>(end_)) : 0.0,
       static_cast<double>(memory_.requests()),
-      memory_.accesses() ? static_cast<double>(memory_.requests()) / memory_.accesses() : 0.0,
+      memory_.accesses()
+          ? static_cast<double>(memory_.requests()) / static_cast<double>(memory_.accesses())
+          : 0.0,
       static_cast<double>(events_),
   };
   const auto own = stats();

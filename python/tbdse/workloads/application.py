@@ -28,6 +28,7 @@ queue; the others run its task graph.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -100,6 +101,7 @@ class Application:
         regs_per_thread: int = 0,
         smem_bytes: int = 0,
         mem_requests: int = 0,
+        mem_fraction: float = 0.0,
     ) -> int:
         """Launches ``kernel`` on ``grid`` blocks (an int or (x, y[, z])), each
         running ``cost`` cycles and touching ``reads`` / ``writes``; returns the
@@ -109,7 +111,12 @@ class Application:
             base = kernel
         else:
             base = Kernel(
-                text(kernel, "a kernel's name"), threads, regs_per_thread, smem_bytes, mem_requests
+                text(kernel, "a kernel's name"),
+                threads,
+                regs_per_thread,
+                smem_bytes,
+                mem_requests,
+                mem_fraction,
             )
         where = f"application '{self.name}': launch {index} ('{base.name}')"
         if isinstance(grid, (int, np.integer)):
@@ -135,13 +142,7 @@ class Application:
         cycles = real(cost, f"{where}: cost", 0, 2**48)
         self._launches.append(
             {
-                "kernel": Kernel(
-                    f"{base.name}#{index}",
-                    base.threads,
-                    base.regs_per_thread,
-                    base.smem_bytes,
-                    base.mem_requests,
-                ),
+                "kernel": dataclasses.replace(base, name=f"{base.name}#{index}"),
                 "grid": shape,
                 "reads": self._accesses(reads, where, "reads", shape),
                 "writes": self._accesses(writes, where, "writes", shape),

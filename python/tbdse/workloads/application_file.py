@@ -53,6 +53,7 @@ _LAUNCH = (
     "regs_per_thread",
     "smem_bytes",
     "mem_requests",
+    "mem_fraction",
     "reads",
     "writes",
 )
@@ -139,6 +140,7 @@ def _launch(app: Application, m: dict[str, Any], where: str) -> None:
         m.get("regs_per_thread", 0),
         m.get("smem_bytes", 0),
         m.get("mem_requests", 0),
+        m.get("mem_fraction", 0.0),
     )
     app.launch(
         kernel,

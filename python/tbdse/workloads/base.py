@@ -24,22 +24,36 @@ class Kernel:
     """A kernel's name and the resources one of its thread blocks holds on an SM.
 
     Zero means no demand: by default a kernel is limited by TB slots alone.
+    ``mem_requests`` are the 128-byte global-memory requests one TB makes;
+    ``mem_fraction`` the share of its cost that is memory time — under
+    ``gpu.sm_model = 'shared'`` SM sharing does not slow that share and the
+    TBs' bytes meet ``gpu.mem_bandwidth`` (docs/simulation.md).
     """
 
     name: str = "kernel"
     threads: int = 0
     regs_per_thread: int = 0
     smem_bytes: int = 0
-    mem_requests: int = 0  # global-memory requests one TB makes (for Wireframe's overhead ratio)
+    mem_requests: int = 0
+    mem_fraction: float = 0.0
 
     def __post_init__(self) -> None:
         text(self.name, "a kernel's name")
         for field in ("threads", "regs_per_thread", "smem_bytes", "mem_requests"):
             value = whole(getattr(self, field), f"kernel '{self.name}': '{field}'", 0, 2**31 - 1)
             object.__setattr__(self, field, value)
+        fraction = real(self.mem_fraction, f"kernel '{self.name}': 'mem_fraction'", 0, 1)
+        object.__setattr__(self, "mem_fraction", fraction)
 
-    def as_tuple(self) -> tuple[str, int, int, int, int]:
-        return (self.name, self.threads, self.regs_per_thread, self.smem_bytes, self.mem_requests)
+    def as_tuple(self) -> tuple[str, int, int, int, int, float]:
+        return (
+            self.name,
+            self.threads,
+            self.regs_per_thread,
+            self.smem_bytes,
+            self.mem_requests,
+            self.mem_fraction,
+        )
 
 
 class Workload:

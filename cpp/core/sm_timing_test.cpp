@@ -1,0 +1,182 @@
+// Golden cases of the 'shared' SM timing model (docs/simulation.md "Timing
+// models"), run through the engine with a greedy scheme: every ready task is
+// issued at once, in id order, round robin over the SMs.
+#include "core/sm_timing.hpp"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "core/engine.hpp"
+
+using namespace tbdse;
+
+namespace {
+
+struct Greedy : Scheme {
+  std::vector<std::int32_t> open;
+  void start(Engine& e) override {
+    open.assign(static_cast<std::size_t>(e.graph().size()), 0);
+    for (TaskId t = 0; t < e.graph().size(); ++t)
+      for (const TaskId c : e.graph().children(t)) ++open[c];
+    for (TaskId t = 0; t < e.graph().size(); ++t)
+      if (open[t] == 0) e.mark_ready(t);
+  }
+  void on_task_finished(Engine& e, TaskId t) override {
+    for (const TaskId c : e.graph().children(t))
+      if (--open[c] == 0) e.mark_ready(c);
+  }
+  void dispatch(Engine& e) override {
+    for (TaskId t = 0; t < e.graph().size(); ++t)
+      if (e.state(t) == TaskState::READY && !e.issue_round_robin(t)) return;
+  }
+};
+
+// Issues each listed task at its time (its parents must have finished).
+struct Scripted : Scheme {
+  std::vector<std::pair<Cycle, TaskId>> script;
+  explicit Scripted(std::vector<std::pair<Cycle, TaskId>> s) : script(std::move(s)) {}
+  void start(Engine& e) override {
+    for (const auto& [time, task] : script) e.post(time, 1, task);
+  }
+  void on_task_finished(Engine&, TaskId) override {}
+  void on_event(Engine& e, const Event& event) override {
+    const auto t = static_cast<TaskId>(event.payload);
+    e.mark_ready(t);
+    e.issue_round_robin(t);
+  }
+  void dispatch(Engine&) override {}
+};
+
+Workload workload(std::int32_t nodes, std::vector<std::int32_t> src, std::vector<std::int32_t> dst,
+                  KernelInfo kernel = {}) {
+  TaskGraphInput in;
+  in.nodes = nodes;
+  in.edge_src = std::move(src);
+  in.edge_dst = std::move(dst);
+  Workload w;
+  w.graph = std::make_shared<TaskGraph>(TaskGraph::build(in));
+  w.kernels = {kernel};
+  return w;
+}
+
+GpuConfig shared_gpu(double saturation, const char* share = "even") {
+  GpuConfig g;
+  g.sms = 1;
+  g.tb_slots = 8;
+  g.sm_model = "shared";
+  g.sm_saturation = saturation;
+  g.sm_share = share;
+  return g;
+}
+
+struct Times {
+  Cycle makespan;
+  std::vector<Cycle> start, end;
+};
+
+Times run(const Workload& w, const GpuConfig& gpu, const std::vector<Cycle>& cost) {
+  Engine engine(w, gpu, cost, EngineOptions{.record_timeline = true});
+  Greedy scheme;
+  EngineOutput out = engine.run(scheme, 0);
+  return {out.makespan, out.timeline->start, out.timeline->end};
+}
+
+}  // namespace
+
+TEST_CASE("shared, even: two equal TBs on an SM of saturation 1 finish together at twice their cost") {
+  const Times t = run(workload(2, {}, {}), shared_gpu(1), {100, 100});
+  CHECK(t.end == std::vector<Cycle>{200, 200});
+  CHECK(t.makespan == 200);
+}
+
+TEST_CASE("shared, oldest_first: the older TB finishes at its cost, the younger at twice it") {
+  // Same level and start: the first issued is the older.
+  const Times t = run(workload(2, {}, {}), shared_gpu(1, "oldest_first"), {100, 100});
+  CHECK(t.end == std::vector<Cycle>{100, 200});
+}
+
+TEST_CASE("shared: a chain runs at full speed, whatever the sharing") {
+  for (const char* share : {"even", "oldest_first"}) {
+    const Times t = run(workload(3, {0, 1}, {1, 2}), shared_gpu(1, share), {100, 100, 100});
+    CHECK(t.start == std::vector<Cycle>{0, 100, 200});
+    CHECK(t.end == std::vector<Cycle>{100, 200, 300});
+  }
+}
+
+TEST_CASE("shared, even: residency changes rescale the others' progress") {
+  // Saturation 1.5 over two TBs: 0.75 each.  Task 1 (50 cycles of work) ends at
+  // ceil(50 / 0.75) = 67; task 0 has then done 50.25 and runs beside task 2
+  // (issued at 67) at 0.75 until ceil(67 + 49.75 / 0.75) = 134; task 2, with
+  // 49.75 left, then runs alone at full speed: ceil(134 + 49.75) = 184.
+  GpuConfig g = shared_gpu(1.5);
+  g.tb_slots = 2;
+  const Times t = run(workload(3, {}, {}), g, {100, 50, 100});
+  CHECK(t.start == std::vector<Cycle>{0, 0, 67});
+  CHECK(t.end == std::vector<Cycle>{134, 67, 184});
+}
+
+TEST_CASE("shared, oldest_first: a lower level is older than an earlier start") {
+  // Input tasks 0 -> 1 (level 1) and 2 (level 0), saturation 1, issued at 0,
+  // 10 and 20.  Task 1 runs alone from 10 to 20 (10 cycles of work); task 2,
+  // of the lower level, then takes the SM until 120 though it started later,
+  // and task 1 does its last 90 cycles from 120 to 210.
+  const Workload w = workload(3, {0}, {1});
+  std::vector<TaskId> node(3);  // input id -> node id
+  for (TaskId v = 0; v < 3; ++v) node[w.graph->original_id(v)] = v;
+  std::vector<Cycle> cost(3);
+  cost[node[0]] = 10;
+  cost[node[1]] = 100;
+  cost[node[2]] = 100;
+  Scripted scheme({{0, node[0]}, {10, node[1]}, {20, node[2]}});
+  Engine engine(w, shared_gpu(1, "oldest_first"), cost, EngineOptions{.record_timeline = true});
+  const EngineOutput out = engine.run(scheme, 0);
+  CHECK(out.timeline->start == std::vector<Cycle>{0, 10, 20});
+  CHECK(out.timeline->end == std::vector<Cycle>{10, 210, 120});
+}
+
+TEST_CASE("shared with saturation at the slot count is the fixed model") {
+  GpuConfig fixed = shared_gpu(1);
+  fixed.sm_model = "fixed";
+  const GpuConfig shared = shared_gpu(8);
+  const Workload w = workload(6, {0, 0, 1, 2}, {1, 2, 3, 4});
+  const std::vector<Cycle> cost = {7, 30, 12, 5, 0, 40};
+  const Times a = run(w, fixed, cost), b = run(w, shared, cost);
+  CHECK(a.start == b.start);
+  CHECK(a.end == b.end);
+}
+
+TEST_CASE("memory term: TBs that are all memory time share the bandwidth") {
+  // 128 requests x 128 B = 16 KiB per TB over 1000 cycles: 16.384 B/cycle
+  // each; a bandwidth of 32.768 B/cycle (32.768 GB/s at 1000 MHz) serves two
+  // at full speed, so eight take 8 x 16384 / 32.768 = 4000 cycles.
+  KernelInfo k;
+  k.mem_requests = 128;
+  k.mem_fraction = 1.0;
+  GpuConfig g = shared_gpu(8);
+  g.clock_mhz = 1000;
+  g.mem_bandwidth = 32.768;
+  const Workload w = workload(8, {}, {}, k);
+  const std::vector<Cycle> cost(8, 1000);
+  Engine engine(w, g, cost);
+  Greedy scheme;
+  const EngineOutput out = engine.run(scheme, 0);
+  CHECK(out.makespan == 4000);
+  CHECK(out.work_bound == 4000);
+  CHECK(out.resident_cycles == doctest::Approx(8 * 4000.0));
+  // Two of them fit the bandwidth: each takes its cost.
+  const Workload two = workload(2, {}, {}, k);
+  const std::vector<Cycle> cost2(2, 1000);
+  Engine engine2(two, g, cost2);
+  CHECK(engine2.run(scheme, 0).makespan == 1000);
+}
+
+TEST_CASE("memory term: memory time is not slowed by SM sharing") {
+  // Saturation 1, two TBs of cost 100 with half of it memory time and no
+  // bandwidth limit: each runs at 1 / (0.5 / 0.5 + 0.5 / 1) = 2/3 of full
+  // speed and ends at 150 (instead of 200 when all of it is compute).
+  KernelInfo k;
+  k.mem_fraction = 0.5;
+  const Times t = run(workload(2, {}, {}, k), shared_gpu(1), {100, 100});
+  CHECK(t.end == std::vector<Cycle>{150, 150});
+}

@@ -1,0 +1,118 @@
+"""The 'shared' SM timing model (docs/simulation.md, "Timing models"): run
+invariants on generated graphs for every task-graph scheme, work conserved on
+every SM, the fixed model as its limit, determinism; golden cases through the
+public API (the C++ golden cases are in cpp/core/sm_timing_test.cpp)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+import pytest
+from conftest import make_gpu
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_properties import check_run, scenarios
+
+import tbdse as td
+
+SCHEMES = td.schemes.names_for_kind("task_graph")
+
+
+@st.composite
+def shared_scenarios(draw: st.DrawFn, scheme: str) -> dict:
+    """A scenario of test_properties on shared SMs, some with the memory term."""
+    sc = draw(scenarios(scheme))
+    fields = {
+        "sm_model": "shared",
+        "sm_saturation": draw(st.sampled_from([1.0, 1.5, 2.0, 3.0])),
+        "sm_share": draw(st.sampled_from(["even", "oldest_first"])),
+    }
+    if draw(st.booleans()):
+        fields["mem_bandwidth"] = draw(st.sampled_from([0.0, 0.5, 5.0, 50.0]))
+        sc["kernels"] = [
+            dataclasses.replace(
+                k,
+                mem_requests=draw(st.integers(0, 64)),
+                mem_fraction=draw(st.sampled_from([0.0, 0.3, 1.0])),
+            )
+            for k in sc["kernels"]
+        ]
+        sc["workload"] = td.workloads.from_edges(
+            sc["edges"],
+            sc["n"],
+            cost=td.cost.array(sc["costs"]),
+            kernel_ids=sc["kernel_ids"],
+            kernels=sc["kernels"],
+        )
+    sc["gpu"] = sc["gpu"].replace(**fields)
+    return sc
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=None,
+)
+@given(data=st.data())
+def test_run_invariants_on_shared_sms(scheme: str, data: st.DataObject) -> None:
+    check_run(scheme, data.draw(shared_scenarios(scheme)))
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@settings(max_examples=40, deadline=None, database=None)
+@given(data=st.data())
+def test_saturation_at_the_slot_count_is_the_fixed_model(scheme: str, data: st.DataObject) -> None:
+    sc = data.draw(scenarios(scheme))
+    gpu = sc["gpu"]
+    fixed = td.simulate(sc["workload"], gpu, scheme, timeline=True)
+    shared = td.simulate(
+        sc["workload"],
+        gpu.replace(sm_model="shared", sm_saturation=gpu.tb_slots, sm_share="oldest_first"),
+        scheme,
+        timeline=True,
+    )
+    assert shared.makespan_cycles == fixed.makespan_cycles
+    pd.testing.assert_frame_equal(shared.timeline(), fixed.timeline())
+
+
+def test_shared_sweeps_are_deterministic_across_threads() -> None:
+    wl = td.workloads.layered_random(
+        6,
+        8,
+        0.4,
+        2,
+        5,
+        cost=td.cost.lognormal(100, 0.6),
+        kernel=td.Kernel("k", mem_requests=16, mem_fraction=0.4),
+    )
+    gpu = make_gpu(2, 4, sm_model="shared", mem_bandwidth=2.0)
+    grid = {"gpu.sm_share": ["even", "oldest_first"], "gpu.sm_saturation": [1, 2.5]}
+    kw = {"grid": grid, "replicates": 3, "seed": 11, "progress": False}
+    one = td.sweep(wl, gpu, SCHEMES, threads=1, **kw)
+    two = td.sweep(wl, gpu, SCHEMES, threads=2, **kw)
+    pd.testing.assert_frame_equal(one, two)
+    assert "error" not in one.columns or one["error"].isna().all()
+
+
+def test_golden_two_tbs_share_one_sm() -> None:
+    """Saturation 1: evenly, both end at twice their cost; oldest first, the
+    first issued ends at its cost and the other at twice it."""
+    wl = td.workloads.from_edges([], 2, cost=td.cost.array([100, 100]))
+    for share, ends in (("even", [200, 200]), ("oldest_first", [100, 200])):
+        gpu = make_gpu(1, 2, sm_model="shared", sm_saturation=1, sm_share=share)
+        tl = td.simulate(wl, gpu, "dataflow_ideal", timeline=True).timeline()
+        assert list(tl.sort_values("task")["end"]) == ends
+
+
+def test_concurrency_is_no_longer_the_speedup() -> None:
+    """Fixed: average concurrency x makespan = total work.  Shared: eight
+    TBs of 100 cycles on an SM of saturation 2 take 400 cycles with all eight
+    resident throughout: concurrency 8, though only 2 TBs' work is done per cycle."""
+    wl = td.workloads.from_edges([], 8, cost=td.cost.array([100] * 8))
+    r = td.simulate(wl, make_gpu(1, 8, sm_model="shared", sm_saturation=2), "dataflow_ideal")
+    assert r.makespan_cycles == 400
+    assert r.metrics["avg_tb_concurrency"] == pytest.approx(8.0)
+    assert r.metrics["work_bound_cycles"] == 400
