@@ -145,7 +145,11 @@ def test_blockmaestro_runs_every_tb_and_is_not_slower(name: str) -> None:
 def test_speedups_follow_the_paper_without_copy_time() -> None:
     # GPGPU-Sim does not time PCIe copies: with copies free, BlockMaestro's
     # geometric-mean speed-up is about the paper's 1.52 and AlexNet's about 6.9%.
-    gpu = td.gpus.titanx_pascal(copy_latency_us=0, malloc_us=0, copy_gbps=1e6)
+    # The TB run times were calibrated with each launch's 5 us all API call
+    # (fully serialised launches, launch_api_us >= host_launch_us); with the
+    # preset's 2 us call, pre-launched launches pipeline and the geometric
+    # mean is about 1.67 until the presets are recalibrated.
+    gpu = td.gpus.titanx_pascal(copy_latency_us=0, malloc_us=0, copy_gbps=1e6, launch_api_us=5)
     speedup = {}
     for name in NAMES:
         base = td.simulate(workload(name), gpu, "baseline").makespan_cycles

@@ -134,12 +134,17 @@ def _unknown_keys(
     path: tuple[Any, ...],
     data: Mapping[str, Any],
     valid: tuple[str, ...] | list[str],
+    replaced: Mapping[str, str] | None = None,
 ) -> None:
+    """A problem per key not in ``valid``; ``replaced``: removed keys -> what replaced them."""
+    replaced = replaced or {}
     for key in data:
         if key not in valid:
+            hint = f"; '{key}' was replaced {replaced[key]}" if key in replaced else ""
             problems.add(
                 (*path, key),
-                f"unknown key '{key}'{suggest(str(key), valid)}; valid keys: {', '.join(valid)}",
+                f"unknown key '{key}'{suggest(str(key), valid)}; valid keys: {', '.join(valid)}"
+                + hint,
             )
 
 
@@ -181,11 +186,11 @@ def _gpu(problems: Problems, value: Any, path: tuple[Any, ...]) -> Gpu | None:
 
 def _scheme(problems: Problems, value: Any, path: tuple[Any, ...]) -> Scheme | None:
     if isinstance(value, Mapping) and isinstance(value.get("name"), str):
-        from tbdse.schemes import info, names
+        from tbdse.schemes import REPLACED_PARAMS, info, names
 
         if value["name"] in names():
             valid = ["name", "label", *[p["name"] for p in info(value["name"])["params"]]]
-            _unknown_keys(problems, path, value, valid)
+            _unknown_keys(problems, path, value, valid, REPLACED_PARAMS)
             bad = [k for k in value if k not in valid]
             if bad:
                 return None

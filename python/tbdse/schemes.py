@@ -58,6 +58,15 @@ def info(name: str) -> dict[str, Any]:
     return dict(_core.scheme_info(name))
 
 
+# Parameters that were removed, with what replaced them: the unknown-parameter
+# error (and an experiment file's unknown-key error) says so.
+REPLACED_PARAMS: dict[str, str] = {
+    "overlap_launches": "by the GPU fields launch_api_us and host_launch_us: a launch is "
+    "the host's API call (launch_api_us, one at a time) plus a device-side latency that "
+    "overlaps the next launches; launch_api_us >= host_launch_us serialises them fully",
+}
+
+
 class Scheme:
     """A scheme name with parameter values (defaults for those not given)."""
 
@@ -70,7 +79,16 @@ class Scheme:
         if name is None:
             raise ConfigError("a scheme needs a name")
         meta = info(name)
-        encoded = encode_all(meta["params"], params, f"scheme '{name}'")
+        try:
+            encoded = encode_all(meta["params"], params, f"scheme '{name}'")
+        except ConfigError as exc:
+            known = {p["name"] for p in meta["params"]}
+            gone = [p for p in params if p in REPLACED_PARAMS and p not in known]
+            if gone:
+                raise ConfigError(
+                    f"{exc}; '{gone[0]}' was replaced {REPLACED_PARAMS[gone[0]]}"
+                ) from None
+            raise
         _core.check_scheme(name, encoded)
         values = {p["name"]: p["default"] for p in meta["params"]}
         values.update(params)
@@ -190,8 +208,9 @@ class IdealBaseline(Scheme):
 
 
 class Prelaunch(Scheme):
-    """Kernels launched while earlier ones run; TBs wait for the whole previous
-    kernel (BlockMaestro §III-C)."""
+    """Kernels launched while earlier ones run, their launches pipelined; TBs
+    wait for the whole previous kernel unless independent of it (BlockMaestro
+    §III-C)."""
 
     scheme_name = "prelaunch"
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <tuple>
 #include <utility>
 
@@ -15,8 +14,6 @@ using blockmaestro::LaunchPlan;
 using blockmaestro::Pattern;
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One launch per launch group with nothing in between, for a plain task graph.
 std::shared_ptr<const Application> launches_only(std::int32_t launches) {
@@ -36,8 +33,10 @@ HostQueue::Options queue_options(BlockMaestroScheme::Mode mode, const BlockMaest
   const bool ahead = mode == Mode::PRELAUNCH || mode == Mode::BLOCKMAESTRO;
   o.depth = ahead ? p.prelaunch_depth : 0;
   o.reorder = ahead && p.reorder_queue;
-  o.overlap_launches = ahead && p.overlap_launches;
-  o.launch_cycles = mode == Mode::IDEAL_BASELINE ? 0 : gpu.us_to_cycles(gpu.host_launch_us);
+  if (mode != Mode::IDEAL_BASELINE) {
+    o.launch_api = gpu.launch_api_cycles();
+    o.launch_latency = gpu.launch_latency_cycles();
+  }
   o.malloc_cycles = gpu.us_to_cycles(gpu.malloc_us);
   o.copy_latency = gpu.us_to_cycles(gpu.copy_latency_us);
   o.copy_bytes_per_cycle = gpu.copy_gbps * 1e3 / gpu.clock_mhz;  // 1e9 B/s over 1e6 cycles/s
@@ -88,6 +87,7 @@ BlockMaestroScheme::BlockMaestroScheme(Mode mode, const BlockMaestroParams& para
   parents_left_ = plan_.prev_parents;
   parent_end_.assign(n, 0);
   deps_met_.assign(n, 0);
+  tb_start_.assign(n, 0);
   has_counter_.assign(n, 0);
   tracked_.assign(n, 0);
   waited_for_entries_.assign(n, 0);
@@ -127,8 +127,17 @@ BlockMaestroScheme::BlockMaestroScheme(Mode mode, const BlockMaestroParams& para
                             widest_counters, "parent_counter_entries", "parent counter"));
 }
 
+// Whether a launch's TBs wait for the whole previous kernel: always in the
+// baselines (they run one kernel at a time anyway), per kernel when the pair
+// is tracked so (blockmaestro), and under prelaunch unless the kernel does not
+// depend on the previous one (§III-C: an independent kernel "can begin
+// executing right away"; a wait on a kernel further back stays, try_open).
 bool BlockMaestroScheme::waits_for_previous(std::int32_t launch) const {
-  return launch > 0 && (!tb_level() || plan_.launches[launch].barrier);
+  if (launch <= 0) return false;
+  const auto& L = plan_.launches[launch];
+  if (L.barrier) return true;
+  if (tb_level()) return false;
+  return mode_ != Mode::PRELAUNCH || L.pair.pattern != Pattern::INDEPENDENT;
 }
 
 void BlockMaestroScheme::start(Engine& engine) { pump_host(engine); }
@@ -136,11 +145,19 @@ void BlockMaestroScheme::start(Engine& engine) { pump_host(engine); }
 void BlockMaestroScheme::pump_host(Engine& engine) {
   started_.clear();
   host_.advance(engine.now(), started_);
-  for (const auto& s : started_) engine.post(s.done_at, kCommandDone, s.command);
+  for (const auto& s : started_) {
+    if (s.call_done_at < s.done_at) engine.post(s.call_done_at, kCallDone, s.command);
+    engine.post(s.done_at, kCommandDone, s.command);
+  }
 }
 
 void BlockMaestroScheme::on_event(Engine& engine, const Event& event) {
   const auto c = static_cast<std::int32_t>(event.payload);
+  if (event.kind == kCallDone) {  // the host and the next launch's call may go
+    host_.call_done(c, engine.now());
+    pump_host(engine);
+    return;
+  }
   host_.finished(c, engine.now());
   const HostCommand& cmd = host_.command(c);
   if (cmd.kind == HostCommand::Kind::LAUNCH) {
@@ -184,6 +201,10 @@ void BlockMaestroScheme::on_task_finished(Engine& engine, TaskId t) {
   const std::int32_t i = plan_.launch_of[t];
   const Cycle now = engine.now();
   --running_;
+  // Fig. 11's stall in units of the TB's own run, as it ran (a shared SM
+  // stretches it past its cost); Result.dependency_stalls() divides the same way.
+  const Cycle run = now - tb_start_[t];
+  stall_[t] = run > 0 ? static_cast<double>(tb_start_[t] - deps_met_[t]) / static_cast<double>(run) : 0.0;
   buffers_.free_list(list_held_[t]);
   list_held_[t] = 0;
   const bool next_by_tb = tb_level() && i + 1 < plan_.size() && !plan_.launches[i + 1].barrier;
@@ -263,8 +284,7 @@ BlockMaestroScheme::Held BlockMaestroScheme::issue_from(Engine& engine, std::int
       for (const TaskId c : engine.graph().children(t))
         if (plan_.launch_of[c] == i + 1) has_counter_[c] = 1;
     }
-    const Cycle run = engine.cost(t);
-    stall_[t] = run > 0 ? static_cast<double>(engine.now() - deps_met_[t]) / static_cast<double>(run) : 0.0;
+    tb_start_[t] = engine.now();
   }
   return Held::NONE;
 }
@@ -331,57 +351,6 @@ std::string BlockMaestroScheme::stuck_reason(const Engine& engine, TaskId t) con
              std::to_string(buffers_.counter_entries()) + " in use)";
   }
   return {};
-}
-
-void BlockMaestroScheme::write_stats(const Engine& engine, std::span<double> out) const {
-  std::vector<double> s = stall_;
-  const auto quantile = [&](double q) {
-    if (s.empty()) return 0.0;
-    const auto k = static_cast<std::size_t>(std::llround(q * static_cast<double>(s.size() - 1)));
-    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(k), s.end());
-    return s[k];
-  };
-  double mean = 0;
-  for (const double v : s) mean += v;
-  mean = s.empty() ? 0.0 : mean / static_cast<double>(s.size());
-  double plain = 0, enc = 0, barriers = 0, overflows = 0, skips = 0;
-  for (const auto& L : plan_.launches) {
-    plain += static_cast<double>(L.pair.plain_bytes);
-    enc += static_cast<double>(L.pair.encoded_bytes);
-    barriers += L.barrier ? 1 : 0;
-    overflows += L.overflow ? 1 : 0;
-    skips += L.waits_for >= 0 ? 1 : 0;
-  }
-  const bool bm = tb_level();
-  const std::int64_t own = workload_.mem_requests();
-  out[0] = plan_.size();
-  out[1] = static_cast<double>(host_.launch_cycles_total());
-  out[2] = static_cast<double>(host_.host_blocked_cycles());
-  out[3] = static_cast<double>(host_.copy_cycles());
-  out[4] = static_cast<double>(max_resident_);
-  out[5] = mean;
-  out[6] = quantile(0.25);
-  out[7] = quantile(0.5);
-  out[8] = quantile(0.75);
-  out[9] = bm ? static_cast<double>(requests_) : kNaN;
-  out[10] = bm && own > 0 ? static_cast<double>(requests_) / static_cast<double>(own) : kNaN;
-  const bool unbounded =
-      buffers_.list_entries() == kUnbounded || buffers_.counter_entries() == kUnbounded;
-  out[11] = !bm ? kNaN
-            : unbounded ? std::numeric_limits<double>::infinity()
-                        : blockmaestro::DependencyBuffers::storage_bytes(
-                              buffers_.list_entries(), children_per_entry_,
-                              buffers_.counter_entries(), counter_bits_, kernel_id_bits_);
-  out[12] = bm ? static_cast<double>(buffers_.list_peak()) : kNaN;
-  out[13] = bm ? static_cast<double>(buffers_.counter_peak()) : kNaN;
-  out[14] = bm ? static_cast<double>(entry_stalls_) : kNaN;
-  out[15] = plain;
-  out[16] = enc;
-  out[17] = bm ? barriers : kNaN;
-  out[18] = bm ? overflows : kNaN;
-  out[19] = skips;
-  out[20] = bm ? static_cast<double>(bypasses_) : kNaN;
-  (void)engine;
 }
 
 }  // namespace tbdse

@@ -5,8 +5,11 @@
 //                   completed; allocations and copies block the host;
 //   ideal_baseline  the same without launch overhead;
 //   prelaunch       up to prelaunch_depth kernels launched while the oldest
-//                   runs (§III-C); a kernel's TBs still wait until the whole
-//                   previous kernel has completed;
+//                   runs (§III-C), their launches pipelined at one per API
+//                   call (HostQueue); a kernel's TBs still wait until the
+//                   whole previous kernel has completed — unless it does not
+//                   depend on it: an independent kernel starts once resident
+//                   ("can begin executing right away", §III-C);
 //   blockmaestro    pre-launching plus TB-level dependency resolution between
 //                   consecutive kernels (§III-D): a TB starts once its parent
 //                   TBs have finished, tracked in the Dependency List and
@@ -45,10 +48,6 @@ struct PrelaunchParams {
   // Reorder the command queue and treat blocking calls as non-blocking
   // (§III-C, Fig. 5c).  Default false.
   bool reorder_queue = false;
-  // Launches of pre-launched kernels overlap one another (each still takes
-  // host_launch_us, started in order) instead of queueing for one launch
-  // engine.  Default false.  docs/models/blockmaestro.md.
-  bool overlap_launches = false;
 
   static const ParamTable<PrelaunchParams>& params();
 };
@@ -64,8 +63,6 @@ struct BlockMaestroParams {
   std::string priority = "producer";
   // Reorder the command queue, non-blocking calls (§III-C, Fig. 5c).  Default false.
   bool reorder_queue = false;
-  // Launches of pre-launched kernels overlap one another.  Default false.
-  bool overlap_launches = false;
   // Dependency List Buffer entries; auto = sms x tb_slots (896 on the Titan X
   // Pascal preset, §IV-C), or what the widest TB needs if that is more.
   std::int64_t dependency_list_entries = kAuto;
@@ -107,7 +104,8 @@ class BlockMaestroScheme : public Scheme {
   static std::vector<StatInfo> stats();
 
  private:
-  static constexpr std::int32_t kCommandDone = 1;
+  static constexpr std::int32_t kCommandDone = 1;  // HostQueue::finished
+  static constexpr std::int32_t kCallDone = 2;     // HostQueue::call_done
 
   struct Need {  // buffer entries a TB takes when scheduled
     std::int64_t list = 0, counters = 0, children = 0;
@@ -143,10 +141,10 @@ class BlockMaestroScheme : public Scheme {
   std::int32_t oldest_ = 0, newest_ = -1;  // incomplete, resident
   // per node
   std::vector<std::int32_t> parents_left_;
-  std::vector<Cycle> parent_end_, deps_met_;
+  std::vector<Cycle> parent_end_, deps_met_, tb_start_;
   std::vector<std::uint8_t> has_counter_, tracked_, waited_for_entries_;
   std::vector<std::int64_t> list_held_;
-  std::vector<double> stall_;              // (start - deps met) / run time, once started
+  std::vector<double> stall_;              // (start - deps met) / (end - start), once finished
   std::vector<blockmaestro::HostQueue::Started> started_;
   // statistics
   std::int64_t running_ = 0;      // TBs issued and not finished

@@ -1,6 +1,10 @@
 // Parameter tables and statistics of the multi-kernel schemes.
 #include "models/blockmaestro/blockmaestro.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace tbdse {
 
 const ParamTable<BaselineParams>& BaselineParams::params() {
@@ -9,6 +13,8 @@ const ParamTable<BaselineParams>& BaselineParams::params() {
 }
 
 namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 ParamInfo depth_info() {
   return {.name = "prelaunch_depth", .unit = "kernels",
@@ -24,14 +30,6 @@ ParamInfo reorder_info() {
           .paper_ref = "BlockMaestro §III-C, Fig. 5"};
 }
 
-ParamInfo overlap_info() {
-  return {.name = "overlap_launches",
-          .doc = "launches of pre-launched kernels overlap one another (in order) instead of "
-                 "queueing for one launch engine",
-          .paper_ref = "tbdse interpretation of BlockMaestro §III-C (Fig. 9's gains with 2-3 "
-                       "pre-launched kernels)"};
-}
-
 }  // namespace
 
 const ParamTable<PrelaunchParams>& PrelaunchParams::params() {
@@ -39,7 +37,6 @@ const ParamTable<PrelaunchParams>& PrelaunchParams::params() {
     ParamTable<PrelaunchParams> t;
     t.add(&PrelaunchParams::prelaunch_depth, depth_info());
     t.add(&PrelaunchParams::reorder_queue, reorder_info());
-    t.add(&PrelaunchParams::overlap_launches, overlap_info());
     return t;
   }();
   return table;
@@ -55,7 +52,6 @@ const ParamTable<BlockMaestroParams>& BlockMaestroParams::params() {
                   "scheduled; 'consumer': the newest kernel's ready TBs first",
            .paper_ref = "BlockMaestro §III-D1 Scheduling policies", .choices = {"producer", "consumer"}});
     t.add(&BlockMaestroParams::reorder_queue, reorder_info());
-    t.add(&BlockMaestroParams::overlap_launches, overlap_info());
     t.add(&BlockMaestroParams::dependency_list_entries,
           {.name = "dependency_list_entries", .unit = "entries",
            .doc = "Dependency List Buffer entries; auto = sms x tb_slots, or what the widest TB needs", .paper_ref = "BlockMaestro §IV-C (896)",
@@ -86,7 +82,9 @@ const ParamTable<BlockMaestroParams>& BlockMaestroParams::params() {
 std::vector<StatInfo> BlockMaestroScheme::stats() {
   return {
       {"launches", "kernels", "kernel launches"},
-      {"launch_overhead_cycles", "cycles", "cycles spent launching kernels (overlapped or not)"},
+      {"launch_overhead_cycles", "cycles",
+       "cycles during which a launch was in progress (API call or device-side latency); "
+       "pipelined launches count once"},
       {"host_blocked_cycles", "cycles", "cycles the host waited on blocking calls"},
       {"copy_cycles", "cycles", "cycles of host<->device copies"},
       {"max_resident_kernels", "kernels", "most kernels launched and not completed at once"},
@@ -112,6 +110,57 @@ std::vector<StatInfo> BlockMaestroScheme::stats() {
        "TBs scheduled unbuffered because their buffer entries could not be allocated "
        "(when_full 'bypass'; under 'wait' only when nothing was running)"},
   };
+}
+
+void BlockMaestroScheme::write_stats(const Engine& engine, std::span<double> out) const {
+  std::vector<double> s = stall_;
+  const auto quantile = [&](double q) {
+    if (s.empty()) return 0.0;
+    const auto k = static_cast<std::size_t>(std::llround(q * static_cast<double>(s.size() - 1)));
+    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(k), s.end());
+    return s[k];
+  };
+  double mean = 0;
+  for (const double v : s) mean += v;
+  mean = s.empty() ? 0.0 : mean / static_cast<double>(s.size());
+  double plain = 0, enc = 0, barriers = 0, overflows = 0, skips = 0;
+  for (const auto& L : plan_.launches) {
+    plain += static_cast<double>(L.pair.plain_bytes);
+    enc += static_cast<double>(L.pair.encoded_bytes);
+    barriers += L.barrier ? 1 : 0;
+    overflows += L.overflow ? 1 : 0;
+    skips += L.waits_for >= 0 ? 1 : 0;
+  }
+  const bool bm = tb_level();
+  const std::int64_t own = workload_.mem_requests();
+  out[0] = plan_.size();
+  out[1] = static_cast<double>(host_.launch_cycles_total());
+  out[2] = static_cast<double>(host_.host_blocked_cycles());
+  out[3] = static_cast<double>(host_.copy_cycles());
+  out[4] = static_cast<double>(max_resident_);
+  out[5] = mean;
+  out[6] = quantile(0.25);
+  out[7] = quantile(0.5);
+  out[8] = quantile(0.75);
+  out[9] = bm ? static_cast<double>(requests_) : kNaN;
+  out[10] = bm && own > 0 ? static_cast<double>(requests_) / static_cast<double>(own) : kNaN;
+  const bool unbounded =
+      buffers_.list_entries() == kUnbounded || buffers_.counter_entries() == kUnbounded;
+  out[11] = !bm ? kNaN
+            : unbounded ? std::numeric_limits<double>::infinity()
+                        : blockmaestro::DependencyBuffers::storage_bytes(
+                              buffers_.list_entries(), children_per_entry_,
+                              buffers_.counter_entries(), counter_bits_, kernel_id_bits_);
+  out[12] = bm ? static_cast<double>(buffers_.list_peak()) : kNaN;
+  out[13] = bm ? static_cast<double>(buffers_.counter_peak()) : kNaN;
+  out[14] = bm ? static_cast<double>(entry_stalls_) : kNaN;
+  out[15] = plain;
+  out[16] = enc;
+  out[17] = bm ? barriers : kNaN;
+  out[18] = bm ? overflows : kNaN;
+  out[19] = skips;
+  out[20] = bm ? static_cast<double>(bypasses_) : kNaN;
+  (void)engine;
 }
 
 }  // namespace tbdse

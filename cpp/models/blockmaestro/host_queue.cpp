@@ -34,7 +34,7 @@ HostQueue::HostQueue(const Application& app, const Options& options)
     const bool copy = cmd.kind == Kind::MEMCPY_H2D || cmd.kind == Kind::MEMCPY_D2H;
     total += copy ? static_cast<double>(options_.copy_latency) +
                         static_cast<double>(cmd.bytes) / options_.copy_bytes_per_cycle
-                  : static_cast<double>(cmd.kind == Kind::MALLOC ? options_.malloc_cycles : options_.launch_cycles);
+                  : static_cast<double>(duration(cmd));
     if (total > 0x1p60)
       throw ConfigError("command " + std::to_string(c) + " (" + command_kind_name(cmd.kind) + " of " +
                         std::to_string(cmd.bytes) + " bytes): the application's calls would take more than "
@@ -99,7 +99,7 @@ void HostQueue::build_waits() {
   data_preds_.assign(static_cast<std::size_t>(app_.launches()), {});
   std::vector<std::int32_t> malloc_of(nbuf, -1), last_h2d(nbuf, -1), last_d2h(nbuf, -1);
   std::vector<std::int32_t> last_reader(nbuf, -1), last_writer(nbuf, -1);  // launches
-  std::int32_t last_stream = -1, last_launch_cmd = -1;
+  std::int32_t last_stream = -1;
   const auto add = [](Wait& w, std::int32_t c) {
     if (c >= 0) w.commands.push_back(c);
   };
@@ -118,18 +118,13 @@ void HostQueue::build_waits() {
       for (const std::int32_t u : app_.launch_writes[i])
         if (last_d2h[u] >= 0) preds.push_back(last_d2h[u]);
       w.kernel = static_cast<std::int32_t>(std::max<std::int64_t>(-1, i - 1 - options_.depth));
-      // The previous launch must have been launched — or, overlapping, have
-      // started: the launch engine takes launches in order (advance()).
+      // After the previous launch's API call: the calls go one at a time in
+      // issue order (start_pending), so that needs no wait here.
       const bool after_launch = last_stream >= 0 && app_.commands[last_stream].kind == Kind::LAUNCH;
-      if (options_.reorder) {
-        w.commands = preds;
-        if (!options_.overlap_launches) add(w, last_launch_cmd);
-      } else if (!(options_.overlap_launches && after_launch)) {
-        add(w, last_stream);  // a copy done, or the previous launch launched
-      }
+      if (options_.reorder) w.commands = preds;
+      else if (!after_launch) add(w, last_stream);  // the copy before it done
       for (const std::int32_t u : app_.launch_reads[i]) last_reader[u] = i;
       for (const std::int32_t u : app_.launch_writes[i]) last_writer[u] = i;
-      last_launch_cmd = c;
     } else if (cmd.kind == Kind::MEMCPY_H2D || cmd.kind == Kind::MEMCPY_D2H) {
       const bool to_device = cmd.kind == Kind::MEMCPY_H2D;
       if (options_.reorder) {
@@ -184,7 +179,7 @@ Cycle HostQueue::duration(const HostCommand& c) const {
     case Kind::MEMCPY_D2H:
       return options_.copy_latency +
              static_cast<Cycle>(std::ceil(static_cast<double>(c.bytes) / options_.copy_bytes_per_cycle));
-    case Kind::LAUNCH: return options_.launch_cycles;
+    case Kind::LAUNCH: return options_.launch_api + options_.launch_latency;
     case Kind::SYNC: return 0;
   }
   return 0;
@@ -197,51 +192,82 @@ bool HostQueue::can_start(std::int32_t c) const {
 }
 
 void HostQueue::advance(Cycle now, std::vector<Started>& started) {
+  // Issue and start in turns: a launch just issued may start its API call at
+  // once, which keeps the host from issuing what follows it.
   for (bool progress = true; progress;) {
-    progress = false;
-    while (host_blocked_on_ < 0 && now >= host_busy_until_ && next_ < order_.size()) {
-      const std::int32_t c = order_[next_++];
-      issued_[c] = 1;
-      if (options_.reorder && app_.commands[c].kind == Kind::SYNC) {  // dropped
-        started_[c] = done_[c] = 1;
-        done_time_[c] = now;
-        continue;
-      }
-      pending_.push_back(c);
-      if (blocks_host(app_.commands[c])) {
-        host_blocked_on_ = c;
-        blocked_since_ = now;
-      }
+    progress = issue_next(now);
+    progress = start_pending(now, started) || progress;
+  }
+}
+
+// The host issues commands in order until one blocks it, an API call occupies
+// it, or it has issued a launch whose call may start now; true if it issued any.
+bool HostQueue::issue_next(Cycle now) {
+  bool issued = false;
+  while (host_blocked_on_ < 0 && in_call_ < 0 && next_ < order_.size()) {
+    const std::int32_t c = order_[next_++];
+    const HostCommand& cmd = app_.commands[c];
+    issued = true;
+    issued_[c] = 1;
+    if (options_.reorder && cmd.kind == Kind::SYNC) {  // dropped
+      started_[c] = done_[c] = 1;
+      done_time_[c] = now;
+      continue;
     }
-    // Engines take their commands in issue order: one that must wait holds
-    // back the later ones of the same engine.
-    bool copy_held = copy_busy_, launch_held = launch_busy_;
-    for (auto it = pending_.begin(); it != pending_.end();) {
-      const std::int32_t c = *it;
-      const HostCommand& cmd = app_.commands[c];
-      const Engine e = engine_of(cmd);
-      bool& held = e == Engine::COPY ? copy_held : launch_held;
-      if ((e == Engine::COPY || e == Engine::LAUNCH) && held) {
-        ++it;
-        continue;
+    pending_.push_back(c);
+    if (blocks_host(cmd)) {
+      host_blocked_on_ = c;
+      blocked_since_ = now;
+    }
+    if (cmd.kind == Kind::LAUNCH && can_start(c)) break;  // its call may start now
+  }
+  return issued;
+}
+
+// Starts the pending commands that may go now; true if a sync finished (the
+// host may go on).  Engines take their commands in issue order: one that must
+// wait holds back the later ones of the same engine.
+bool HostQueue::start_pending(Cycle now, std::vector<Started>& started) {
+  bool synced = false;
+  bool copy_held = copy_busy_, launch_held = in_call_ >= 0;
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    const std::int32_t c = *it;
+    const HostCommand& cmd = app_.commands[c];
+    const Engine e = engine_of(cmd);
+    bool& held = e == Engine::COPY ? copy_held : launch_held;
+    if ((e == Engine::COPY || e == Engine::LAUNCH) && held) {
+      ++it;
+      continue;
+    }
+    if (!can_start(c)) {
+      if (e == Engine::COPY || e == Engine::LAUNCH) held = true;
+      ++it;
+      continue;
+    }
+    started_[c] = 1;
+    it = pending_.erase(it);
+    const Cycle done = now + duration(cmd);
+    if (e == Engine::COPY) copy_busy_ = copy_held = true;
+    if (e == Engine::LAUNCH) {
+      // The API call occupies the host and the next call; the device-side
+      // latency overlaps whatever follows.  launch_total_: the union of the
+      // launches' spans (they start in order and last equally long).
+      if (options_.launch_api > 0) {
+        in_call_ = c;
+        launch_held = true;
       }
-      if (!can_start(c)) {
-        if (e == Engine::COPY || e == Engine::LAUNCH) held = true;
-        ++it;
-        continue;
-      }
-      started_[c] = 1;
-      it = pending_.erase(it);
-      if (e == Engine::COPY) copy_busy_ = copy_held = true;
-      if (e == Engine::LAUNCH && !options_.overlap_launches) launch_busy_ = launch_held = true;
-      if (e == Engine::NONE) {  // a sync whose stream has drained
-        finished(c, now);
-        progress = true;
-      } else {
-        started.push_back({c, now + duration(cmd)});
-      }
+      ++launching_;
+      if (done > launch_covered_) launch_total_ += done - std::max(now, launch_covered_);
+      launch_covered_ = std::max(launch_covered_, done);
+      started.push_back({c, done, options_.launch_api > 0 ? now + options_.launch_api : done});
+    } else if (e == Engine::NONE) {  // a sync whose stream has drained
+      finished(c, now);
+      synced = true;
+    } else {
+      started.push_back({c, done, done});
     }
   }
+  return synced;
 }
 
 void HostQueue::finished(std::int32_t c, Cycle now) {
@@ -255,13 +281,18 @@ void HostQueue::finished(std::int32_t c, Cycle now) {
     copy_cycles_ += duration(cmd);
   }
   if (e == Engine::LAUNCH) {
-    launch_busy_ = false;
-    launch_total_ += duration(cmd);
+    if (in_call_ == c) in_call_ = -1;  // no device-side latency: the call ends now
+    --launching_;
   }
   if (host_blocked_on_ == c) {
     blocked_cycles_ += now - blocked_since_;
     host_blocked_on_ = -1;
   }
+}
+
+void HostQueue::call_done(std::int32_t c, Cycle /*now*/) {
+  if (in_call_ != c) throw SimulationError("internal: an API call ended that was not running");
+  in_call_ = -1;
 }
 
 void HostQueue::kernel_completed(std::int32_t launch, Cycle now) {
@@ -278,7 +309,7 @@ Cycle HostQueue::data_ready(std::int32_t launch) const {
 
 bool HostQueue::idle() const {
   return next_ == order_.size() && pending_.empty() && host_blocked_on_ < 0 && !copy_busy_ &&
-         !launch_busy_;
+         in_call_ < 0 && launching_ == 0;
 }
 
 std::string HostQueue::explain_launch(std::int32_t launch) const {
@@ -294,9 +325,11 @@ std::string HostQueue::explain_launch(std::int32_t launch) const {
     return s + ")";
   };
   if (done_[c]) return "launched";
-  if (started_[c]) return "being launched";
+  if (in_call_ == c) return "in its launch API call";
+  if (started_[c]) return "being launched (device side)";
   if (!issued_[c])
     return host_blocked_on_ >= 0 ? "not issued: the host waits for " + name(host_blocked_on_)
+           : in_call_ >= 0       ? "not issued: the host is in the API call of " + name(in_call_)
                                  : "not issued yet";
   const Wait& w = wait_[c];
   if (completed_ <= w.kernel)
@@ -305,7 +338,7 @@ std::string HostQueue::explain_launch(std::int32_t launch) const {
            std::to_string(options_.depth) + ")";
   for (const std::int32_t p : w.commands)
     if (!done_[p]) return "waits for " + name(p);
-  return "waits for the launch engine";
+  return "waits for an earlier launch's API call";
 }
 
 }  // namespace tbdse::blockmaestro

@@ -1,142 +1,25 @@
 // BlockMaestro's host command queue (ISCA 2021 §II-A, §III-C, Fig. 5): stream
 // order against reordering, pre-launch depth, blocking calls, dropped syncs.
-// HostQueue is driven directly by a tiny event loop; every expected cycle is
-// derived by hand from host_queue.cpp in the comments.
+// HostQueue is driven directly by a tiny event loop (host_queue_test_support);
+// every expected cycle is derived by hand from host_queue.cpp in the comments.
+// Launches split into API call and device side: host_queue_launch_test.cpp.
 #include "models/blockmaestro/host_queue.hpp"
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/application.hpp"
 #include "core/errors.hpp"
+#include "models/blockmaestro/host_queue_test_support.hpp"
 
 using namespace tbdse;
 using namespace tbdse::blockmaestro;
+using namespace tbdse::blockmaestro::test_support;
 
 namespace {
-
-using Kind = HostCommand::Kind;
-
-// Builds an Application call by call (launch i = the i-th launch call).
-struct Builder {
-  Application app;
-  std::int32_t buffer(const std::string& name) {
-    app.buffers.push_back(name);
-    return static_cast<std::int32_t>(app.buffers.size()) - 1;
-  }
-  void malloc(std::int32_t b) { app.commands.push_back({Kind::MALLOC, b, 0, -1}); }
-  void h2d(std::int32_t b, std::int64_t bytes) { app.commands.push_back({Kind::MEMCPY_H2D, b, bytes, -1}); }
-  void d2h(std::int32_t b, std::int64_t bytes) { app.commands.push_back({Kind::MEMCPY_D2H, b, bytes, -1}); }
-  void sync() { app.commands.push_back({Kind::SYNC, -1, 0, -1}); }
-  void launch(std::vector<std::int32_t> reads, std::vector<std::int32_t> writes) {
-    app.commands.push_back({Kind::LAUNCH, -1, 0, app.launches()});
-    app.launch_reads.push_back(std::move(reads));
-    app.launch_writes.push_back(std::move(writes));
-    app.launch_waits_for.push_back(-1);
-  }
-  Application build() const {
-    app.validate();
-    return app;
-  }
-};
-
-// A kernel once resident: `cycles` of work, begun when it is launched or,
-// when `after_previous` (its TBs depend on the previous kernel's), once the
-// previous kernel completed.  Kernels complete in order.
-struct Kernel {
-  Cycle cycles = 0;
-  bool after_previous = false;
-};
-
-constexpr Cycle kNever = -1;
-
-struct Trace {
-  std::vector<Cycle> start, done;          // per command; syncs finish inside advance(): kNever
-  std::vector<Cycle> launched, completed;  // per launch
-  std::vector<Cycle> data_ready;           // per launch, read when launched
-  Cycle blocked = 0, copy = 0, launch_total = 0, last_done = 0;
-  bool idle = false;
-  std::int32_t completed_launches = 0;
-  int max_resident = 0;  // kernels launched and not yet complete, at most at once
-};
-
-// The event loop: advance(now) -> commands started; the next event is the
-// earliest done_at or scheduled kernel completion; at that time first every
-// command due is finished (command id order), then every kernel due
-// completes (in order), then advance() again.
-Trace drive(const Application& app, const HostQueue::Options& options, const std::vector<Kernel>& kernels) {
-  REQUIRE(kernels.size() == static_cast<std::size_t>(app.launches()));
-  HostQueue q(app, options);
-  const std::size_t nc = app.commands.size(), nl = kernels.size();
-  Trace t;
-  t.start.assign(nc, kNever);
-  t.done.assign(nc, kNever);
-  t.launched.assign(nl, kNever);
-  t.completed.assign(nl, kNever);
-  t.data_ready.assign(nl, kNever);
-  std::vector<Cycle> finish_at(nl, kNever);  // scheduled kernel completions
-  std::vector<HostQueue::Started> running, started;
-  std::size_t completed = 0;
-  Cycle now = 0;
-  for (int step = 0; step < 10000; ++step) {
-    started.clear();
-    q.advance(now, started);
-    for (const HostQueue::Started& s : started) {
-      CHECK(t.start[static_cast<std::size_t>(s.command)] == kNever);  // started once
-      CHECK(s.done_at >= now);
-      t.start[static_cast<std::size_t>(s.command)] = now;
-      running.push_back(s);
-    }
-    Cycle next = std::numeric_limits<Cycle>::max();
-    for (const HostQueue::Started& r : running) next = std::min(next, r.done_at);
-    if (completed < nl && finish_at[completed] != kNever) next = std::min(next, finish_at[completed]);
-    if (next == std::numeric_limits<Cycle>::max()) break;
-    now = next;
-    std::sort(running.begin(), running.end(), [](const HostQueue::Started& a, const HostQueue::Started& b) {
-      return a.done_at != b.done_at ? a.done_at < b.done_at : a.command < b.command;
-    });
-    while (!running.empty() && running.front().done_at == now) {
-      const std::int32_t c = running.front().command;
-      running.erase(running.begin());
-      q.finished(c, now);
-      t.done[static_cast<std::size_t>(c)] = now;
-      const HostCommand& cmd = app.commands[static_cast<std::size_t>(c)];
-      if (cmd.kind != Kind::LAUNCH) continue;
-      const auto l = static_cast<std::size_t>(cmd.launch);
-      CHECK(q.launch_command(cmd.launch) == c);
-      t.launched[l] = now;
-      t.data_ready[l] = q.data_ready(cmd.launch);
-      const Cycle prev = l > 0 ? finish_at[l - 1] : 0;
-      REQUIRE(prev != kNever);  // launches are launched in order
-      const Cycle begin = kernels[l].after_previous ? std::max(now, prev) : now;
-      finish_at[l] = std::max(begin + kernels[l].cycles, prev);
-    }
-    while (completed < nl && finish_at[completed] != kNever && finish_at[completed] <= now) {
-      q.kernel_completed(static_cast<std::int32_t>(completed), now);
-      t.completed[completed++] = now;
-    }
-  }
-  t.blocked = q.host_blocked_cycles();
-  t.copy = q.copy_cycles();
-  t.launch_total = q.launch_cycles_total();
-  t.last_done = q.last_done();
-  t.idle = q.idle();
-  t.completed_launches = q.completed_launches();
-  for (std::size_t i = 0; i < nl; ++i) {
-    int resident = 0;
-    for (std::size_t j = 0; j < nl; ++j)
-      resident += t.launched[j] != kNever && t.launched[j] <= t.launched[i] && t.launched[i] < t.completed[j];
-    t.max_resident = std::max(t.max_resident, resident);
-  }
-  return t;
-}
-
-using V = std::vector<Cycle>;
 
 // cudaMalloc(A); cudaMemcpy(A); K1(A); cudaMalloc(B); cudaMemcpy(B); K2(A, B);
 // cudaMemcpy(B -> host) — the paper's Fig. 5 (commands 0..6), 64-byte copies.
@@ -153,13 +36,14 @@ Application fig5() {
   return b.build();
 }
 
-// A launch 100 cycles, an allocation 50, a copy 64 bytes at 1 B/cycle = 64
-// (the Python golden test's Fig. 5 numbers).
+// A launch 100 cycles, all of it the API call (launch_api >= host_launch_us),
+// an allocation 50, a copy 64 bytes at 1 B/cycle = 64 (the Python golden
+// test's Fig. 5 numbers).
 HostQueue::Options fig5_options(bool reorder, std::int64_t depth) {
   HostQueue::Options o;
   o.depth = depth;
   o.reorder = reorder;
-  o.launch_cycles = 100;
+  o.launch_api = 100;
   o.malloc_cycles = 50;
   o.copy_latency = 0;
   o.copy_bytes_per_cycle = 1;
@@ -177,12 +61,13 @@ TEST_CASE("HostQueue, stream order, depth 0: each launch waits for the previous 
   b.launch({a}, {a});  // 3
   const Application app = b.build();
   HostQueue::Options o;
-  o.launch_cycles = 10;
+  o.launch_api = 10;  // the whole launch is the API call
   o.malloc_cycles = 5;
-  // Waits: launch i: kernel i - 1 completed, launch i - 1 launched.
-  // t=0: malloc (blocks the host) 0-5.  t=5: the launches are issued (they do
-  // not block); L0 5-15, K0 runs 15-115.  L1 waits for K0: 115-125, K1
-  // 125-175.  L2 waits for K1: 175-185, K2 185-205.
+  // Waits: launch i: kernel i - 1 completed, launch i - 1's API call over.
+  // t=0: malloc (blocks the host) 0-5.  t=5: L0 issued, its call 5-15 (the
+  // host is busy, then issues L1 and L2, which do not block it); K0 runs
+  // 15-115.  L1 waits for K0: 115-125, K1 125-175.  L2 waits for K1: 175-185,
+  // K2 185-205.
   const Trace t = drive(app, o, {{100}, {50}, {20}});
   CHECK(t.start == V{0, 5, 115, 175});
   CHECK(t.done == V{5, 15, 125, 185});
@@ -199,8 +84,8 @@ TEST_CASE("HostQueue, stream order, depth 0: each launch waits for the previous 
 
 TEST_CASE("HostQueue, stream order: depth d lets at most d + 1 kernels be resident") {
   // Five launches without buffers, 1000-cycle kernels that each need the
-  // previous one, a launch 10 cycles.  Launch i waits for launch i - 1 to be
-  // launched and kernel i - 1 - d to be complete.
+  // previous one, a launch 10 cycles (all API call).  Launch i waits for
+  // launch i - 1's call and kernel i - 1 - d to be complete.
   Builder b;
   for (int i = 0; i < 5; ++i) b.launch({}, {});
   const Application app = b.build();
@@ -209,7 +94,7 @@ TEST_CASE("HostQueue, stream order: depth d lets at most d + 1 kernels be reside
     CAPTURE(depth);
     HostQueue::Options o;
     o.depth = depth;
-    o.launch_cycles = 10;
+    o.launch_api = 10;
     const Trace t = drive(app, o, ks);
     CHECK(t.max_resident == std::min<std::int64_t>(depth + 1, 5));
     for (std::size_t i = 0; i < 5; ++i) {
@@ -242,19 +127,21 @@ TEST_CASE("HostQueue: Fig. 5 in stream order — blocking calls block the host")
   // (the previous stream command is a launch: the stream drains); 5 L(K2)
   // after 4 (and K1 with depth 0); 6 D2H B after K2.
   // t=0 malloc A 0-50 (blocks).  t=50 H2D A 50-114 (blocks).  t=114 L(K1)
-  // issued, 114-214; malloc B 114-164 (blocks).  t=164 H2D B issued, blocks
-  // the host, waits for K1: K1 runs 214-1214; H2D B 1214-1278.  t=1278 L(K2)
-  // 1278-1378, K2 1378-2378; D2H B issued, blocks, waits for K2: 2378-2442.
-  // Pre-launching (depth 1) cannot help: K2's launch waits for H2D B (Fig. 5b).
+  // issued, its API call 114-214 keeps the host busy; malloc B 214-264
+  // (blocks).  t=264 H2D B issued, blocks the host, waits for K1: K1 runs
+  // 214-1214; H2D B 1214-1278.  t=1278 L(K2) 1278-1378, K2 1378-2378; D2H B
+  // issued after the call, blocks, waits for K2: 2378-2442.  Pre-launching
+  // (depth 1) cannot help: K2's launch waits for H2D B (Fig. 5b).
   for (const std::int64_t depth : {0, 1, 3}) {
     CAPTURE(depth);
     const Trace t = drive(app, fig5_options(false, depth), {{1000}, {1000, true}});
-    CHECK(t.start == V{0, 50, 114, 114, 1214, 1278, 2378});
-    CHECK(t.done == V{50, 114, 214, 164, 1278, 1378, 2442});
+    CHECK(t.start == V{0, 50, 114, 214, 1214, 1278, 2378});
+    CHECK(t.done == V{50, 114, 214, 264, 1278, 1378, 2442});
     CHECK(t.completed == V{1214, 2378});
-    // The host is blocked all the time: malloc A 50, H2D A 64, malloc B 50,
-    // H2D B 164-1278 = 1114, D2H B 1278-2442 = 1164.
-    CHECK(t.blocked == 50 + 64 + 50 + 1114 + 1164);
+    // The host is blocked (or in an API call) all the time: malloc A 50, H2D
+    // A 64, malloc B 50, H2D B 264-1278 = 1014, D2H B 1378-2442 = 1064; the
+    // two calls' 200 are not blocking waits.
+    CHECK(t.blocked == 50 + 64 + 50 + 1014 + 1064);
     CHECK(t.copy == 3 * 64);
     CHECK(t.launch_total == 200);
     CHECK(t.last_done == 2442);
@@ -310,12 +197,12 @@ TEST_CASE("HostQueue: Fig. 5 reordered — the copy of B overlaps K1, K2 is pre-
   CHECK(ts.start == V{0, 500, 564, 500, 1000, 1064, 2664});
   CHECK(ts.completed == V{1664, 2664});
   CHECK(ts.last_done == 2728);
-  // The same in stream order: H2D B waits for K1 (1664-1728), L(K2)
-  // 1728-1828, K2 -2828, D2H B 2828-2892.
+  // The same in stream order: malloc B after L(K1)'s call, 664-1164; H2D B
+  // waits for K1 (1664-1728), L(K2) 1728-1828, K2 -2828, D2H B 2828-2892.
   HostQueue::Options slow_stream = slow;
   slow_stream.reorder = false;
   const Trace tss = drive(app, slow_stream, {{1000}, {1000, true}});
-  CHECK(tss.start == V{0, 500, 564, 564, 1664, 1728, 2828});
+  CHECK(tss.start == V{0, 500, 564, 664, 1664, 1728, 2828});
   CHECK(tss.last_done == 2892);
 }
 
@@ -335,19 +222,19 @@ TEST_CASE("HostQueue: reordering moves a later kernel's allocation and copy ahea
   const Application app = b.build();
   HostQueue::Options o;
   o.depth = 1;
-  o.launch_cycles = 10;
+  o.launch_api = 10;
   o.malloc_cycles = 5;
   const std::vector<Kernel> ks = {{1000}, {100}};
 
   // Stream order: H2D B waits for D2H A, which waits for K0.
   // 0-5 malloc A, 5-10 malloc B, 10-110 H2D A (blocks), L0 110-120 (K0
-  // 120-1120), D2H A issued at 110 (blocks) 1120-1220, H2D B 1220-1230
-  // (blocks), L1 1230-1240, K1 1240-1340.
+  // 120-1120), D2H A issued after L0's call at 120 (blocks) 1120-1220, H2D B
+  // 1220-1230 (blocks), L1 1230-1240, K1 1240-1340.
   const Trace s = drive(app, o, ks);
   CHECK(s.start == V{0, 5, 10, 110, 1120, 1220, 1230});
   CHECK(s.done == V{5, 10, 110, 120, 1220, 1230, 1240});
   CHECK(s.completed == V{1120, 1340});
-  CHECK(s.blocked == 5 + 5 + 100 + 1110 + 10);
+  CHECK(s.blocked == 5 + 5 + 100 + 1100 + 10);
   CHECK(s.data_ready == V{110, 1230});
   CHECK(s.last_done == 1340);
 
@@ -388,21 +275,22 @@ TEST_CASE("HostQueue: syncs serialise in stream order and are dropped when reord
   const Application app = b.build();
   HostQueue::Options o;
   o.depth = 1;
-  o.launch_cycles = 10;
+  o.launch_api = 10;
   o.malloc_cycles = 5;
   o.copy_latency = 2;
   o.copy_bytes_per_cycle = 4;
   const std::vector<Kernel> ks = {{100}, {100, true}};
 
   // Stream order: the sync waits for K0 and blocks the host.  0-5 malloc,
-  // 5-11 H2D A (blocks), L0 11-21 (K0 21-121), the sync blocks the host
-  // 11-121; then L1 121-131 (K1 131-231), D2H A (blocks) waits for K1:
-  // 231-237.  Syncs finish inside advance(): no start/done recorded.
+  // 5-11 H2D A (blocks), L0 11-21 (K0 21-121), the sync issued after L0's
+  // call blocks the host 21-121; then L1 121-131 (K1 131-231), D2H A
+  // (blocks) waits for K1: 231-237.  Syncs finish inside advance(): no
+  // start/done recorded.
   const Trace s = drive(app, o, ks);
   CHECK(s.start == V{0, 5, 11, kNever, 121, 231});
   CHECK(s.done == V{5, 11, 21, kNever, 131, 237});
   CHECK(s.completed == V{121, 231});
-  CHECK(s.blocked == 5 + 6 + 110 + 116);
+  CHECK(s.blocked == 5 + 6 + 100 + 106);
   CHECK(s.max_resident == 1);
   CHECK(s.idle);
 
@@ -428,7 +316,7 @@ TEST_CASE("HostQueue: driven step by step, explain_launch, kernels complete in o
   b.launch({}, {});  // 2
   const Application app = b.build();
   HostQueue::Options o;
-  o.launch_cycles = 10;
+  o.launch_api = 10;
   o.malloc_cycles = 7;
   HostQueue q(app, o);
   CHECK(q.launch_command(0) == 1);
@@ -446,15 +334,17 @@ TEST_CASE("HostQueue: driven step by step, explain_launch, kernels complete in o
   q.finished(0, 7);
   q.advance(7, s);
   REQUIRE(s.size() == 1);
-  CHECK((s[0].command == 1 && s[0].done_at == 17));
-  CHECK(q.explain_launch(0) == "being launched");
-  CHECK(q.explain_launch(1) ==
-        "waits for launch 0 to complete (0 launches completed; prelaunch_depth 0)");
+  // The whole launch is the API call: it ends as the kernel is resident.
+  CHECK((s[0].command == 1 && s[0].done_at == 17 && s[0].call_done_at == 17));
+  CHECK(q.explain_launch(0) == "in its launch API call");
+  CHECK(q.explain_launch(1) == "not issued: the host is in the API call of command 1 (launch 0)");
   q.finished(1, 17);
   CHECK(q.explain_launch(0) == "launched");
   s.clear();
   q.advance(17, s);
   CHECK(s.empty());
+  CHECK(q.explain_launch(1) ==
+        "waits for launch 0 to complete (0 launches completed; prelaunch_depth 0)");
   CHECK_FALSE(q.idle());
   CHECK_THROWS_AS(q.kernel_completed(1, 20), SimulationError);  // out of order
   q.kernel_completed(0, 40);
@@ -471,55 +361,4 @@ TEST_CASE("HostQueue: driven step by step, explain_launch, kernels complete in o
   CHECK(q.launch_cycles_total() == 20);
   CHECK(q.data_ready(0) == 7);
   CHECK(q.data_ready(1) == 0);  // no buffers: nothing to wait for
-}
-
-TEST_CASE("HostQueue: overlap_launches — a launch starts once the previous one has started") {
-  // Four launches without buffers, 100 cycles each, 1000-cycle kernels.
-  Builder b;
-  for (int i = 0; i < 4; ++i) b.launch({}, {});
-  const Application app = b.build();
-  HostQueue::Options o;
-  o.launch_cycles = 100;
-
-  // Depth 1, a dependent chain.  One at a time: L0 0-100 (K0 100-1100), L1
-  // 100-200 (K1 1100-2100), L2 waits for K0: 1100-1200, L3 for K1: 2100-2200.
-  // Overlapped: L1 no longer waits for L0 to be launched: 0-100 too; L2 and
-  // L3 still wait for K0 and K1 (the window is depth + 1 = 2 kernels).
-  o.depth = 1;
-  const std::vector<Kernel> chain(4, Kernel{1000, true});
-  const Trace one = drive(app, o, chain);
-  CHECK(one.start == V{0, 100, 1100, 2100});
-  CHECK(one.completed == V{1100, 2100, 3100, 4100});
-  o.overlap_launches = true;
-  const Trace over = drive(app, o, chain);
-  CHECK(over.start == V{0, 0, 1100, 2100});
-  CHECK(over.done == V{100, 100, 1200, 2200});
-  CHECK(over.completed == V{1100, 2100, 3100, 4100});
-  CHECK(over.max_resident == 2);
-  CHECK(over.launch_total == 400);
-
-  // Depth 3, independent kernels: all four launches in flight at once, the
-  // kernels resident at 100 and complete at 1100; one at a time they are
-  // resident at 100, 200, 300, 400 and complete at 1100 ... 1400.
-  o.depth = 3;
-  const std::vector<Kernel> independent(4, Kernel{1000, false});
-  const Trace all = drive(app, o, independent);
-  CHECK(all.start == V{0, 0, 0, 0});
-  CHECK(all.completed == V{1100, 1100, 1100, 1100});
-  CHECK(all.max_resident == 4);
-  o.overlap_launches = false;
-  const Trace serial = drive(app, o, independent);
-  CHECK(serial.start == V{0, 100, 200, 300});
-  CHECK(serial.completed == V{1100, 1200, 1300, 1400});
-
-  // Launches stay in order: Fig. 5 reordered, depth 1.  At t=100 L(K1) still
-  // waits for H2D A and holds L(K2) back; L(K1) 114-214; L(K2) needs H2D B
-  // (114-178): 178-278, no longer after L(K1) was launched (214).  K2's TBs
-  // still wait for K1: 1214-2214, D2H B 2214-2278.
-  HostQueue::Options f = fig5_options(true, 1);
-  f.overlap_launches = true;
-  const Trace t = drive(fig5(), f, {{1000}, {1000, true}});
-  CHECK(t.start == V{0, 50, 114, 50, 114, 178, 2214});
-  CHECK(t.done == V{50, 114, 214, 100, 178, 278, 2278});
-  CHECK(t.completed == V{1214, 2214});
 }

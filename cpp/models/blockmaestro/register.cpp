@@ -20,7 +20,6 @@ BlockMaestroParams from(const PrelaunchParams& p) {
   BlockMaestroParams b;
   b.prelaunch_depth = p.prelaunch_depth;
   b.reorder_queue = p.reorder_queue;
-  b.overlap_launches = p.overlap_launches;
   return b;
 }
 
@@ -48,7 +47,8 @@ void register_blockmaestro_schemes(SchemeRegistry& registry) {
       stats));
   registry.add(describe_scheme<PrelaunchParams, PrelaunchScheme>(
       "prelaunch",
-      "kernels launched while earlier ones run; TBs wait for the whole previous kernel",
+      "kernels launched while earlier ones run; TBs wait for the whole previous kernel unless "
+      "independent of it",
       "BlockMaestro §III-C, §IV-B Fig. 9", stats));
   registry.add(describe_scheme<BlockMaestroParams, FullScheme>(
       "blockmaestro",
