@@ -15,12 +15,13 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
     t.add(&WireframeParams::policy,
           {.name = "policy",
            .doc = "'lrr' (smallest ready virtual id first, SMs round robin) or 'lvl' (lrr, "
-                  "running nodes within level_bound levels)",
+                  "running nodes at most level_bound levels apart)",
            .paper_ref = "Wireframe §4.3",
            .choices = {"lvl", "lrr"}});
     t.add(&WireframeParams::level_bound,
           {.name = "level_bound", .unit = "levels",
-           .doc = "lvl: a node of level l issues only if l - (lowest running level) < level_bound",
+           .doc = "lvl: a node of level l issues only if l - (lowest running level) <= "
+                  "level_bound",
            .paper_ref = "Wireframe §4.3, §5.1 (3)", .min_value = 1, .max_value = 1e9});
     t.add(&WireframeParams::node_buffer,
           {.name = "node_buffer", .unit = "entries",

@@ -24,9 +24,10 @@ namespace tbdse {
 struct WireframeParams {
   // Issue policy (§4.3): 'lrr' = smallest ready virtual id first, SMs round
   // robin skipping full ones; 'lvl' = lrr, but a node of level l issues only if
-  // l - (lowest running level) < level_bound.  Default lvl.
+  // l - (lowest running level) <= level_bound ("not more than level_bound
+  // levels apart", §3.3).  Default lvl.
   std::string policy = "lvl";
-  // lvl: the level bound.  Default 3 (§5.1).
+  // lvl: the level bound, in levels.  Default 3 (§5.1).
   std::int64_t level_bound = 3;
   // Local Node Array entries; auto = 128 for lvl, 512 for lrr (§5.1).
   std::int64_t node_buffer = kAuto;
