@@ -18,10 +18,10 @@ from tbdse import cli
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-# Wireframe with no Pending Update Buffer and two node entries deadlocks on
-# this wavefront (the completion of task 0 waits for PUB space its children's
-# loading needs: test_wireframe.py); four entries suffice.  A third of the runs
-# below fail.
+# Wireframe with no Pending Update Buffer, two node entries and
+# when_pub_full 'stall' deadlocks on this wavefront (the completion of task 0
+# waits for PUB space its children's loading needs: test_wireframe.py); four
+# entries suffice.  A third of the runs below fail.
 FAILING = textwrap.dedent(
     """\
     name: failing
@@ -32,7 +32,7 @@ FAILING = textwrap.dedent(
       cols: 3
       cost: {{model: lognormal, mean: 10, sigma: 0.5}}
     schemes:
-      - {{name: wireframe, node_buffer: 2, edge_buffer: 8, chunk_bytes: 8}}
+      - {{name: wireframe, node_buffer: 2, edge_buffer: 8, chunk_bytes: 8, when_pub_full: stall}}
       - dataflow_ideal
     grid: {{pending_updates: [0, 4, unbounded], level_bound: [2, 3]}}
     replicates: 2
@@ -47,7 +47,12 @@ def failing_frame() -> pd.DataFrame:
     return td.sweep(
         wl,
         td.gpus.custom("small", sms=2, tb_slots=2, mem_latency=10, host_launch_us=0),
-        [td.Scheme("wireframe", node_buffer=2, edge_buffer=8, chunk_bytes=8), "dataflow_ideal"],
+        [
+            td.Scheme(
+                "wireframe", node_buffer=2, edge_buffer=8, chunk_bytes=8, when_pub_full="stall"
+            ),
+            "dataflow_ideal",
+        ],
         grid={"pending_updates": [0, 4, "unbounded"], "level_bound": [2, 3]},
         replicates=2,
         on_error="record",

@@ -10,15 +10,15 @@ const ParamTable<DataflowIdealParams>& DataflowIdealParams::params() {
     t.add(&DataflowIdealParams::policy,
           {.name = "policy",
            .doc = "issue order of ready tasks: 'lrr' (smallest virtual id first), 'lvl' (lrr, "
-                  "running TBs within level_bound levels) or 'fifo' (first ready, first "
+                  "running TBs at most level_bound levels apart) or 'fifo' (first ready, first "
                   "issued); SMs round robin",
            .paper_ref = "Wireframe §4.3",
            .choices = {"lrr", "lvl", "fifo"}});
     t.add(&DataflowIdealParams::level_bound,
           {.name = "level_bound",
            .unit = "levels",
-           .doc = "policy 'lvl': a task of level l starts only if l - (lowest running level) < "
-                  "level_bound",
+           .doc = "policy 'lvl': a task of level l starts only if l - (lowest running level) "
+                  "<= level_bound",
            .paper_ref = "Wireframe §4.3, §5.1 (3)",
            .min_value = 1,
            .max_value = 1e9});

@@ -21,7 +21,7 @@ struct DataflowIdealParams {
   // §4.3 loose round-robin), 'lvl' = lrr bounded by level_bound (§4.3), 'fifo'
   // = first to become ready.  SMs are always visited round robin.  Default lrr.
   std::string policy = "lrr";
-  // lvl only: running TBs span fewer than this many levels.  Default 3 (§5.1).
+  // lvl only: running TBs are at most this many levels apart.  Default 3 (§5.1).
   std::int64_t level_bound = 3;
 
   static const ParamTable<DataflowIdealParams>& params();

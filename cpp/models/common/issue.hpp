@@ -14,8 +14,8 @@ namespace tbdse {
 enum class IssueStop { Empty, LevelBound, NoRoom };
 
 // Issues from `ready` until it is empty, no SM has room for its first task, or
-// (level_bound > 0) that task's level is level_bound or more above the lowest
-// running one; calls on_issue(t) for each task issued.  Under LVL the queue is
+// (level_bound > 0) that task's level is more than level_bound above the
+// lowest running one; calls on_issue(t) for each task issued.  Under LVL the queue is
 // in lrr order, whose first task has the lowest ready level: if it may not
 // start, none may.
 template <class OnIssue>

@@ -35,10 +35,11 @@ class RunningLevels {
   std::int32_t min() const { return min_; }
   std::int32_t max() const { return max_; }
 
-  // LVL (Wireframe §4.3): a TB of `level` may start if the running TBs would
-  // then span fewer than `bound` levels from the lowest running one.
+  // LVL (Wireframe §4.3): a TB of `level` may start if it is at most `bound`
+  // levels above the lowest running one: with a bound of 4 running TBs are
+  // "not more than 4 levels apart" (§3.3), so the range max - min stays <= bound.
   bool allows(std::int32_t level, std::int64_t bound) const {
-    return running_ == 0 || level - min_ < bound;
+    return running_ == 0 || level - min_ <= bound;
   }
 
   std::int32_t max_range() const { return max_range_; }

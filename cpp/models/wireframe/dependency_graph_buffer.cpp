@@ -21,7 +21,9 @@ DependencyGraphBuffer::DependencyGraphBuffer(const TaskGraph& graph, const DgbSi
       sizes_(sizes),
       remaining_(static_cast<std::size_t>(graph.size()), 0),
       pub_count_(static_cast<std::size_t>(graph.size()), 0),
-      done_(static_cast<std::size_t>(graph.size()), 0) {
+      done_(static_cast<std::size_t>(graph.size()), 0),
+      spills_out_(static_cast<std::size_t>(graph.size()), 0),
+      in_memory_(static_cast<std::size_t>(graph.size()), 0) {
   const std::int32_t n = graph.size();
   const std::int64_t chunk = sizes.chunk_nodes;
   if (chunk < 1) throw ConfigError("wireframe: a chunk must hold at least one node entry");
@@ -135,8 +137,9 @@ bool DependencyGraphBuffer::insert(std::vector<TaskId>& became_ready) {
   while (head_ < arrived_ && node_fits() && edges_fit(head_)) {
     const TaskId t = head_++;
     edges_used_ += graph_.child_count(t);
-    // Pending updates recorded for t while it was not loaded (§4.2.2 "PUB Removal").
-    remaining_[t] = graph_.parent_count(t) - pub_count_[t];
+    // Pending updates recorded for t while it was not loaded (§4.2.2 "PUB
+    // Removal"), and spilled ones that reached its counter in memory.
+    remaining_[t] = graph_.parent_count(t) - pub_count_[t] - in_memory_[t];
     pub_used_ -= pub_count_[t];
     pub_count_[t] = 0;
     if (remaining_[t] == 0) became_ready.push_back(t);
@@ -152,21 +155,51 @@ std::int64_t DependencyGraphBuffer::unloaded_children(TaskId t) const {
 }
 
 bool DependencyGraphBuffer::complete(TaskId t, std::vector<TaskId>& became_ready) {
-  if (bounded(sizes_.pending_updates) &&
-      pub_used_ + unloaded_children(t) > sizes_.pending_updates)
+  const std::int64_t unloaded = unloaded_children(t);
+  const bool bounded_pub = bounded(sizes_.pending_updates);
+  if (bounded_pub && pub_used_ + unloaded > sizes_.pending_updates &&
+      sizes_.when_pub_full == PubFull::Stall)
     return false;
+  // PUB entries this completion may take; children come in id order, so the
+  // ones loaded soonest get them and the spilled writes have the longest to land.
+  std::int64_t room = bounded_pub ? sizes_.pending_updates - pub_used_ : unloaded;
+  std::int32_t spilled = 0;
   for (const TaskId c : graph_.children(t)) {
     if (c < head_) {
       if (--remaining_[c] == 0) became_ready.push_back(c);
-    } else {
+    } else if (room > 0) {
+      --room;
       ++pub_count_[c];
       ++pub_used_;
+    } else {
+      spills_.push_back({t, c});
+      ++spilled;
     }
   }
   pub_peak_ = std::max(pub_peak_, pub_used_);
+  if (spilled == 0) {
+    finalise(t);
+  } else {
+    spills_out_[t] = spilled;
+  }
+  return true;
+}
+
+void DependencyGraphBuffer::land_spill(std::vector<TaskId>& became_ready) {
+  if (spills_.empty()) throw SimulationError("internal: wireframe spilled write landed unrequested");
+  const SpilledWrite w = spills_.front();
+  spills_.pop_front();
+  if (w.child < head_) {  // loaded (and not finished: it waited for this update)
+    if (--remaining_[w.child] == 0) became_ready.push_back(w.child);
+  } else {
+    ++in_memory_[w.child];
+  }
+  if (--spills_out_[w.parent] == 0) finalise(w.parent);
+}
+
+void DependencyGraphBuffer::finalise(TaskId t) {
   done_[t] = 1;
   while (tail_ < head_ && done_[tail_] != 0) edges_used_ -= graph_.child_count(tail_++);
-  return true;
 }
 
 std::string DependencyGraphBuffer::explain(TaskId t) const {
@@ -187,9 +220,15 @@ std::string DependencyGraphBuffer::explain(TaskId t) const {
            " edges do not fit the Local Edge Array (edge_buffer " +
            std::to_string(sizes_.edge_buffer) + ", " + std::to_string(edges_used_) + " in use)";
   }
-  if (remaining_[t] > 0)
-    return "loaded, waiting for " + std::to_string(remaining_[t]) + " parent(s) (" +
-           buffer_state() + ")";
+  if (remaining_[t] > 0) {
+    const auto writes = std::count_if(spills_.begin(), spills_.end(),
+                                      [t](const SpilledWrite& w) { return w.child == t; });
+    return "loaded, waiting for " + std::to_string(remaining_[t]) + " parent update(s)" +
+           (writes > 0 ? ", " + std::to_string(writes) + " of them spilled writes to memory "
+                                                          "not landed yet"
+                       : std::string()) +
+           " (" + buffer_state() + ")";
+  }
   if (head_rule_blocks(t))
     return "ready but it is the newest loaded node and has children (head-pointer rule); " +
            (head_ < arrived_ ? "the next node does not fit: " + explain(head_)

@@ -14,8 +14,16 @@
 //     are freed when the tail advances over finished nodes (§4.2.2).
 //   Pending Update Buffer (pending_updates): a finishing node's update to a
 //     child not yet loaded is kept as one entry and applied when the child is
-//     loaded; if there is no room for all of a node's such updates, its
-//     completion waits (§4.2.2 "PUB Insertion").
+//     loaded.  If there is no room for all of a node's such updates, either
+//     its completion waits (PubFull::Stall, §4.2.2 "PUB Insertion"), or the
+//     updates that do not fit are spilled (PubFull::Spill): written to the
+//     child's parent counter in global memory, one write each, landing when
+//     the scheme says (land_spill).  A spilled update counts against the
+//     child until it lands: in memory if the child is not loaded by then (the
+//     load reads the counter with the node entry), on chip if it is.  The
+//     parent's completion is final, and the tail may pass it, only once all
+//     its spilled writes have landed: a node is complete when every update
+//     it makes is delivered, as with Stall.
 //   Node Insertion Buffer (insertion_buffer): fetched nodes wait here until
 //     their slot is free and their edges fit; nodes enter in order, so one
 //     that cannot enter holds back those behind it ("loading halts").
@@ -40,6 +48,13 @@
 
 namespace tbdse {
 
+// What a completion does when the Pending Update Buffer lacks room for its
+// updates to children not yet loaded.
+enum class PubFull : std::uint8_t {
+  Stall,  // wait until loads free entries (can deadlock on wide graphs)
+  Spill,  // put what fits in the PUB, write the rest to the counters in memory
+};
+
 struct DgbSizes {
   std::int64_t node_buffer = 128;      // entries, or kUnbounded
   std::int64_t edge_buffer = 512;      // entries, or kUnbounded
@@ -49,6 +64,7 @@ struct DgbSizes {
   std::int64_t chunk_bytes = 128;      // one memory request
   std::int64_t edge_entry_bytes = 4;   // a global edge-array entry (a child id)
   bool prefetch = true;                // fetch into the insertion buffer before slots free
+  PubFull when_pub_full = PubFull::Spill;  // a completion the PUB cannot take
 };
 
 class DependencyGraphBuffer {
@@ -76,9 +92,19 @@ class DependencyGraphBuffer {
   bool insert(std::vector<TaskId>& became_ready);
 
   // Node t's TB finished: decrement its loaded children, record updates for the
-  // others in the PUB, free entries behind the tail.  False (and nothing
-  // changes) when the PUB has no room for all its updates: try again later.
+  // others in the PUB, free entries behind the tail.  When the PUB has no
+  // room for all its updates: with Stall, false (and nothing changes): try
+  // again later; with Spill, the updates that do not fit (to t's highest-id
+  // unloaded children, which are loaded last) join the spilled writes, and
+  // t's completion is final once they have landed.
   bool complete(TaskId t, std::vector<TaskId>& became_ready);
+
+  // Spilled writes not landed yet; they land in the order they were queued.
+  std::int64_t spills_in_flight() const { return static_cast<std::int64_t>(spills_.size()); }
+  // The oldest spilled write landed: its update reaches the child (now, if it
+  // is loaded: appended to became_ready when it was the last it waited for),
+  // and the parent's completion is final with its last write.
+  void land_spill(std::vector<TaskId>& became_ready);
 
   // ---- state, for the scheme, statistics and tests
   TaskId tail() const { return tail_; }             // oldest node still held
@@ -86,7 +112,7 @@ class DependencyGraphBuffer {
   TaskId waiting_end() const { return arrived_; }   // insertion buffer: [head, arrived)
   TaskId fetched_end() const { return fetched_; }   // in flight: [arrived, fetched)
   bool loaded(TaskId t) const { return t >= tail_ && t < head_; }
-  bool finished(TaskId t) const { return done_[t] != 0; }
+  bool finished(TaskId t) const { return done_[t] != 0; }  // completion final
   std::int32_t open_parents(TaskId t) const { return remaining_[t]; }
   std::int64_t pending_updates() const { return pub_used_; }
   // Most PUB entries in use at once, including entries that a load released
@@ -112,6 +138,11 @@ class DependencyGraphBuffer {
   std::string describe(FetchBlock block) const;
   bool edges_fit(TaskId t) const;
   std::int64_t unloaded_children(TaskId t) const;
+  void finalise(TaskId t);  // t's completion is final: the tail may pass it
+
+  struct SpilledWrite {
+    TaskId parent, child;
+  };
 
   const TaskGraph& graph_;
   DgbSizes sizes_;
@@ -119,9 +150,12 @@ class DependencyGraphBuffer {
   std::int64_t edges_used_ = 0;
   std::int64_t pub_used_ = 0, pub_peak_ = 0;
   std::deque<TaskId> chunk_ends_;        // chunks in flight, oldest first
-  std::vector<std::int32_t> remaining_;  // loaded nodes: parents not yet finished
+  std::vector<std::int32_t> remaining_;  // loaded nodes: parents' updates not yet received
   std::vector<std::int32_t> pub_count_;  // pending updates waiting for each node
-  std::vector<std::uint8_t> done_;       // completion recorded
+  std::vector<std::uint8_t> done_;       // completion final
+  std::deque<SpilledWrite> spills_;      // spilled writes in flight, oldest first
+  std::vector<std::int32_t> spills_out_;   // per parent: its spilled writes not landed
+  std::vector<std::int32_t> in_memory_;    // per child: spilled updates landed before its load
 };
 
 }  // namespace tbdse

@@ -15,12 +15,13 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
     t.add(&WireframeParams::policy,
           {.name = "policy",
            .doc = "'lrr' (smallest ready virtual id first, SMs round robin) or 'lvl' (lrr, "
-                  "running nodes within level_bound levels)",
+                  "running nodes at most level_bound levels apart)",
            .paper_ref = "Wireframe §4.3",
            .choices = {"lvl", "lrr"}});
     t.add(&WireframeParams::level_bound,
           {.name = "level_bound", .unit = "levels",
-           .doc = "lvl: a node of level l issues only if l - (lowest running level) < level_bound",
+           .doc = "lvl: a node of level l issues only if l - (lowest running level) <= "
+                  "level_bound",
            .paper_ref = "Wireframe §4.3, §5.1 (3)", .min_value = 1, .max_value = 1e9});
     t.add(&WireframeParams::node_buffer,
           {.name = "node_buffer", .unit = "entries",
@@ -37,6 +38,14 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
            .doc = "Pending Update Buffer size (updates for children not loaded yet)",
            .paper_ref = "Wireframe §4.2.2, §5.1 (64), §5.4 (32)", .unbounded_ok = true,
            .min_value = 0, .max_value = 1e12});
+    t.add(&WireframeParams::when_pub_full,
+          {.name = "when_pub_full",
+           .doc = "a completion whose updates to unloaded children do not all fit in the PUB: "
+                  "'spill' (the rest are written to the children's counters in memory, one "
+                  "request each, landing mem_latency later; never deadlocks) or 'stall' (it waits "
+                  "for room; can deadlock)",
+           .paper_ref = "Wireframe §4.2.2 (stall); spill: tbdse",
+           .choices = {"spill", "stall"}});
     t.add(&WireframeParams::insertion_buffer,
           {.name = "insertion_buffer", .unit = "nodes",
            .doc = "Node Insertion Buffer: fetched nodes waiting to be inserted; bounds the "
@@ -74,10 +83,15 @@ std::vector<StatInfo> WireframeScheme::stats() {
       {"dgb_stall_cycles", "cycles",
        "cycles with a free TB slot in which the policy would issue a task whose parents have all "
        "finished, but the buffer does not offer it (not loaded, a completion waiting for PUB "
-       "space, or the head-pointer rule)"},
-      {"stalled_completions", "nodes", "completions that had to wait for Pending Update Buffer space"},
+       "space, a spilled update not landed, or the head-pointer rule)"},
+      {"stalled_completions", "nodes",
+       "completions that had to wait for Pending Update Buffer space (when_pub_full: stall)"},
+      {"spilled_updates", "updates",
+       "updates written to the counters in global memory for want of PUB space "
+       "(when_pub_full: spill)"},
       {"chunk_fetches", "fetches", "chunks of nodes fetched from global memory"},
-      {"sched_mem_requests", "requests", "memory requests of the scheduler (node and edge entries)"},
+      {"sched_mem_requests", "requests",
+       "memory requests of the scheduler (node and edge entries, spilled updates)"},
       {"mem_request_ratio", "fraction",
        "scheduler memory requests / the workload's own (kernel mem_requests); NaN if not stated"},
       {"dgb_bytes", "bytes", "Dependency Graph Buffer storage by the paper's formula (§5.4)"},
@@ -114,6 +128,7 @@ DgbSizes sizes_of(const WireframeParams& p) {
   s.chunk_bytes = p.chunk_bytes;
   s.edge_entry_bytes = p.edge_entry_bytes;
   s.prefetch = p.prefetch;
+  s.when_pub_full = p.when_pub_full == "stall" ? PubFull::Stall : PubFull::Spill;
   return s;
 }
 
@@ -167,10 +182,8 @@ void WireframeScheme::pump(Engine& engine) {
     became_ready(engine, scratch_);
     // Loaded children freed PUB entries: completions waiting for room may finish.
     for (auto it = stalled_.begin(); it != stalled_.end();) {
-      scratch_.clear();
-      if (dgb_.complete(*it, scratch_)) {
+      if (complete(engine, *it)) {
         it = stalled_.erase(it);
-        became_ready(engine, scratch_);
         progress = true;
       } else {
         ++it;
@@ -191,10 +204,32 @@ void WireframeScheme::on_event(Engine& engine, const Event& event) {
     const TaskGraph& g = engine.graph();
     for (TaskId t = 0; t < g.size() && g.level(t) == 0; ++t)
       ready_by_dataflow_.insert(static_cast<std::uint32_t>(t));
+  } else if (event.kind == kSpillLanded) {
+    scratch_.clear();
+    dgb_.land_spill(scratch_);
+    became_ready(engine, scratch_);
   } else {
     dgb_.arrive();
   }
   pump(engine);
+}
+
+bool WireframeScheme::complete(Engine& engine, TaskId t) {
+  const std::int64_t before = dgb_.spills_in_flight();
+  scratch_.clear();
+  if (!dgb_.complete(t, scratch_)) return false;
+  became_ready(engine, scratch_);
+  // Spilled writes are issued together and pipelined, as chunk fetches are:
+  // each lands one memory round trip later, in the order issued
+  // (DependencyGraphBuffer::land_spill).  Not one at a time: a port that
+  // serialised them would deliver one update per mem_latency and fall behind
+  // for good once updates spill faster than that (docs/models/wireframe.md).
+  for (std::int64_t k = dgb_.spills_in_flight() - before; k > 0; --k) {
+    engine.post(engine.now() + fetch_latency_, kSpillLanded);
+    ++spilled_;
+    ++requests_;
+  }
+  return true;
 }
 
 void WireframeScheme::on_task_finished(Engine& engine, TaskId t) {
@@ -203,10 +238,7 @@ void WireframeScheme::on_task_finished(Engine& engine, TaskId t) {
   running_.remove(g.level(t));
   for (const TaskId c : g.children(t))
     if (--parents_running_or_waiting_[c] == 0) ready_by_dataflow_.insert(static_cast<std::uint32_t>(c));
-  scratch_.clear();
-  if (dgb_.complete(t, scratch_)) {
-    became_ready(engine, scratch_);
-  } else {
+  if (!complete(engine, t)) {
     stalled_.push_back(t);
     ++stalled_completions_;
   }
@@ -250,7 +282,7 @@ std::string WireframeScheme::deadlock_cause(const Engine& engine) const {
          " of " + std::to_string(dgb_.sizes().pending_updates) +
          " entries in use); entries are freed only as nodes are loaded, and loading waits for "
          "completions to free node-array space: pending_updates is too small for this graph "
-         "and node_buffer";
+         "and node_buffer with when_pub_full: stall (spill never waits)";
 }
 
 void WireframeScheme::write_stats(const Engine& engine, std::span<double> out) const {
@@ -263,11 +295,12 @@ void WireframeScheme::write_stats(const Engine& engine, std::span<double> out) c
   out[2] = now > 0 ? area / now : 0.0;
   out[3] = stall_cycles_;
   out[4] = static_cast<double>(stalled_completions_);
-  out[5] = static_cast<double>(fetches_);
-  out[6] = static_cast<double>(requests_);
-  out[7] = own > 0 ? static_cast<double>(requests_) / static_cast<double>(own)
+  out[5] = static_cast<double>(spilled_);
+  out[6] = static_cast<double>(fetches_);
+  out[7] = static_cast<double>(requests_);
+  out[8] = own > 0 ? static_cast<double>(requests_) / static_cast<double>(own)
                    : std::numeric_limits<double>::quiet_NaN();
-  out[8] = storage_bytes(dgb_.sizes(), node_entry_bytes_);
+  out[9] = storage_bytes(dgb_.sizes(), node_entry_bytes_);
 }
 
 }  // namespace tbdse

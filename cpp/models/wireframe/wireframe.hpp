@@ -24,9 +24,10 @@ namespace tbdse {
 struct WireframeParams {
   // Issue policy (§4.3): 'lrr' = smallest ready virtual id first, SMs round
   // robin skipping full ones; 'lvl' = lrr, but a node of level l issues only if
-  // l - (lowest running level) < level_bound.  Default lvl.
+  // l - (lowest running level) <= level_bound ("not more than level_bound
+  // levels apart", §3.3).  Default lvl.
   std::string policy = "lvl";
-  // lvl: the level bound.  Default 3 (§5.1).
+  // lvl: the level bound, in levels.  Default 3 (§5.1).
   std::int64_t level_bound = 3;
   // Local Node Array entries; auto = 128 for lvl, 512 for lrr (§5.1).
   std::int64_t node_buffer = kAuto;
@@ -34,6 +35,13 @@ struct WireframeParams {
   std::int64_t edge_buffer = kAuto;
   // Pending Update Buffer entries.  Default 64 (§5.1; §5.4 settles on 32).
   std::int64_t pending_updates = 64;
+  // A completion whose updates to unloaded children do not all fit in the
+  // PUB: 'stall' = it waits for entries (§4.2.2; can deadlock), 'spill' = the
+  // updates that do not fit are written to the children's counters in global
+  // memory, one request each, landing mem_latency cycles later; the node's
+  // completion is final once they have landed (tbdse; never deadlocks).
+  // Default spill (docs/models/wireframe.md says why).
+  std::string when_pub_full = "spill";
   // Node Insertion Buffer, in nodes.  Default 16 (128 B, §5.4).
   std::int64_t insertion_buffer = 16;
   // Bytes per memory request: a chunk of nodes.  Default 128 (§4.2).
@@ -71,14 +79,18 @@ class WireframeScheme : public Scheme {
  private:
   static constexpr std::int32_t kLaunched = 1;
   static constexpr std::int32_t kChunkArrived = 2;
+  static constexpr std::int32_t kSpillLanded = 3;
 
   void pump(Engine& engine);
   void became_ready(Engine& engine, const std::vector<TaskId>& nodes);
   void account(Cycle now);
+  // Completes t in the DGB (false: it waits for PUB space) and schedules the
+  // writes it spilled.
+  bool complete(Engine& engine, TaskId t);
 
   const Workload& workload_;
   Cycle launch_ = 0;
-  Cycle fetch_latency_ = 0;
+  Cycle fetch_latency_ = 0;       // a chunk fetch, and a spilled write
   std::int64_t level_bound_ = 0;  // 0: lrr
   std::int64_t node_entry_bytes_ = 8;
   DependencyGraphBuffer dgb_;
@@ -95,7 +107,7 @@ class WireframeScheme : public Scheme {
   Cycle last_ = 0;
   bool stalled_on_buffer_ = false;
   double stall_cycles_ = 0, pub_area_ = 0;
-  std::int64_t fetches_ = 0, requests_ = 0, stalled_completions_ = 0;
+  std::int64_t fetches_ = 0, requests_ = 0, stalled_completions_ = 0, spilled_ = 0;
 };
 
 }  // namespace tbdse

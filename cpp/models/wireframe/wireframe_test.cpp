@@ -112,7 +112,7 @@ TEST_CASE("Fig. 7: the Dependency Graph Buffer walk-through") {
   CHECK(dgb.edges_held() == 4);  // node 3: 1, node 4: 2, node 5: 1
 }
 
-TEST_CASE("the Pending Update Buffer holds a completion back when it is full") {
+TEST_CASE("with stall the Pending Update Buffer holds a completion back when it is full") {
   const TaskGraph g = make_wavefront(3, 3);
   DgbSizes sizes;
   sizes.node_buffer = 4;
@@ -120,6 +120,7 @@ TEST_CASE("the Pending Update Buffer holds a completion back when it is full") {
   sizes.pending_updates = 1;
   sizes.insertion_buffer = 2;
   sizes.chunk_nodes = 2;
+  sizes.when_pub_full = PubFull::Stall;
   DependencyGraphBuffer dgb(g, sizes);
   std::vector<TaskId> ready;
   DependencyGraphBuffer::Fetch f;
@@ -134,6 +135,70 @@ TEST_CASE("the Pending Update Buffer holds a completion back when it is full") {
   CHECK_FALSE(dgb.complete(2, ready));
   CHECK(dgb.pending_updates() == 0);
   CHECK_FALSE(dgb.finished(2));
+}
+
+TEST_CASE("with spill an update counts against its child until its write lands") {
+  // 3x3 wavefront (0 -> 1,2; 1 -> 3,4; 2 -> 4,5; ...), node array of 4,
+  // chunks of 2, no PUB entries: every update to an unloaded child spills.
+  const TaskGraph g = make_wavefront(3, 3);
+  DgbSizes sizes;
+  sizes.node_buffer = 4;
+  sizes.edge_buffer = 12;
+  sizes.pending_updates = 0;
+  sizes.insertion_buffer = 2;
+  sizes.chunk_nodes = 2;
+  sizes.when_pub_full = PubFull::Spill;
+  DependencyGraphBuffer dgb(g, sizes);
+  std::vector<TaskId> ready;
+  DependencyGraphBuffer::Fetch f;
+  for (int k = 0; k < 2; ++k) {  // nodes 0-3 loaded
+    REQUIRE(dgb.next_fetch(f));
+    dgb.arrive();
+    dgb.insert(ready);
+  }
+  ready.clear();
+  CHECK(dgb.complete(0, ready));  // children 1 and 2 are loaded: no spill
+  CHECK(ready == std::vector<TaskId>{1, 2});
+  CHECK((dgb.spills_in_flight() == 0 && dgb.tail() == 1));
+
+  // Node 2 finishes: its children 4 and 5 are not loaded and the PUB has no
+  // entry, so both updates are written to memory; its completion is not final
+  // until they land.  Then node 1: node 3 becomes ready, its update to 4 spills.
+  ready.clear();
+  CHECK(dgb.complete(2, ready));
+  CHECK(ready.empty());
+  CHECK((dgb.spills_in_flight() == 2 && !dgb.finished(2)));
+  CHECK(dgb.complete(1, ready));
+  CHECK(ready == std::vector<TaskId>{3});
+  CHECK((dgb.spills_in_flight() == 3 && dgb.pending_updates() == 0));
+  CHECK(dgb.tail() == 1);  // nodes 1 and 2 keep their entries: their writes are out
+
+  // The next chunk arrives; node 4 fits the one free entry (4 held of 4 after
+  // it) but is not ready: its two parents' writes have not landed.
+  REQUIRE(dgb.next_fetch(f));
+  dgb.arrive();
+  ready.clear();
+  CHECK(dgb.insert(ready));
+  CHECK(ready.empty());
+  CHECK((dgb.head() == 5 && dgb.open_parents(4) == 2));
+  CHECK(dgb.explain(4).find("2 of them spilled writes to memory not landed yet") !=
+        std::string::npos);
+
+  // Writes land in order: 2 -> 4 (applied on chip), 2 -> 5 (node 5 is not
+  // loaded: it reaches the counter in memory; node 2 is final but the tail
+  // waits on node 1), 1 -> 4 (node 4 ready; node 1 final, the tail passes
+  // 1 and 2, node 5 is loaded with its counter read from memory: ready).
+  ready.clear();
+  dgb.land_spill(ready);
+  CHECK((ready.empty() && dgb.open_parents(4) == 1));
+  dgb.land_spill(ready);
+  CHECK((ready.empty() && dgb.finished(2) && dgb.tail() == 1));
+  dgb.land_spill(ready);
+  CHECK(ready == std::vector<TaskId>{4});
+  CHECK((dgb.finished(1) && dgb.tail() == 3 && dgb.spills_in_flight() == 0));
+  ready.clear();
+  CHECK(dgb.insert(ready));
+  CHECK(ready == std::vector<TaskId>{5});
 }
 
 TEST_CASE("impossible buffer sizes are refused up front, naming the node and the buffer") {
@@ -208,31 +273,40 @@ TEST_CASE("with unbounded buffers and no fetch latency Wireframe is dataflow_ide
   }
 }
 
-TEST_CASE("a full Pending Update Buffer that can never drain is a deadlock naming it") {
+TEST_CASE("with stall a full Pending Update Buffer that can never drain is a deadlock naming it") {
   // Node buffer of 2 nodes, chunks of 1: node 0 finishes while its child 2 is
   // not loaded; the PUB has no entry, so the completion waits, the tail stays
-  // on node 0 and node 2 can never be loaded.
-  const SweepSpec spec = spec_for(
-      make_wavefront(3, 3), gpu(10),
-      {{"wireframe",
-        {{"node_buffer", 2}, {"edge_buffer", 8}, {"pending_updates", 0}, {"chunk_bytes", 8}}}});
+  // on node 0 and node 2 can never be loaded.  With spill (the default) the
+  // update is written to memory and the run finishes.
+  const double stall = 1;  // when_pub_full choices: spill, stall
+  std::vector<std::pair<std::string, double>> params = {
+      {"node_buffer", 2}, {"edge_buffer", 8}, {"pending_updates", 0}, {"chunk_bytes", 8}};
+  const SweepSpec spill_spec = spec_for(make_wavefront(3, 3), gpu(10), {{"wireframe", params}});
+  params.emplace_back("when_pub_full", stall);
+  const SweepSpec spec = spec_for(make_wavefront(3, 3), gpu(10), {{"wireframe", params}});
   CHECK_THROWS_WITH_AS(run_single(spec, 0, false),
                        doctest::Contains("Pending Update Buffer space (0 of 0 entries in use"),
                        DeadlockError);
+  CHECK(run_single(spill_spec, 0, false).output.makespan > 0);
 }
 
-TEST_CASE("LVL keeps the running levels within the bound, LRR runs ahead") {
+TEST_CASE("LVL keeps the running levels within the bound and reaches it, LRR runs ahead") {
+  // "Not more than level_bound levels apart" (§3.3): the range max - min of
+  // the running levels is at most the bound, and with run-time spread and
+  // enough slots it gets there.
   const double lvl = 0, lrr = 1;
   const SweepSpec spec = spec_for(make_wavefront(40, 40), gpu(400),
                                   {{"wireframe", {{"policy", lvl}, {"level_bound", 3}}},
-                                   {"wireframe", {{"policy", lrr}}}});
+                                   {"wireframe", {{"policy", lrr}}},
+                                   {"wireframe", {{"policy", lvl}, {"level_bound", 1}}}});
   const auto res = run_sweep(spec, {});
   const auto col = [&](const char* name) {
     return std::find(res.columns.begin(), res.columns.end(), name) - res.columns.begin();
   };
-  CHECK(res.metrics(0, col("max_level_range")) <= 2);  // bound 3: range at most 2
-  CHECK(res.metrics(1, col("max_level_range")) > 2);
-  // Both finish every task and report their storage: 128/512/64/16 and 512/2048/64/16 entries.
+  CHECK(res.metrics(0, col("max_level_range")) == 3);
+  CHECK(res.metrics(1, col("max_level_range")) > 3);
+  CHECK(res.metrics(2, col("max_level_range")) == 1);
+  // They finish every task and report their storage: 128/512/64/16 and 512/2048/64/16 entries.
   CHECK(res.metrics(0, col("dgb_bytes")) == 128 * 8 + 512 * 2 + 64 * 4 + 16 * 8);
   CHECK(res.metrics(1, col("dgb_bytes")) == 512 * 8 + 2048 * 2 + 64 * 4 + 16 * 8);
 }
