@@ -95,10 +95,11 @@ def test_lvl_bounds_the_running_levels_lrr_does_not() -> None:
     # §3.3: under a bound b running TBs are "not more than b levels apart": the
     # range max - min of the running levels is at most b, and with run-time
     # spread and 32 slots it reaches b; the same rule holds in dataflow_ideal.
+    # A bound of 0 runs one level at a time.
     wl = W.wavefront(30, 30, cost=td.cost.lognormal(1000, 0.5))
     gpu = make_gpu(4, 8)
     lrr = td.simulate(wl, gpu, wireframe(policy="lrr"), seed=3)
-    for bound in (1, 2, 3, 4):
+    for bound in (0, 1, 2, 3, 4):
         lvl = td.simulate(wl, gpu, wireframe(policy="lvl", level_bound=bound), seed=3)
         assert lvl.stats["max_level_range"] == bound
         ideal = td.Scheme("dataflow_ideal", policy="lvl", level_bound=bound)

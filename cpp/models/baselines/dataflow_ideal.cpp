@@ -18,9 +18,9 @@ const ParamTable<DataflowIdealParams>& DataflowIdealParams::params() {
           {.name = "level_bound",
            .unit = "levels",
            .doc = "policy 'lvl': a task of level l starts only if l - (lowest running level) "
-                  "<= level_bound",
+                  "<= level_bound (0: one level at a time)",
            .paper_ref = "Wireframe §4.3, §5.1 (3)",
-           .min_value = 1,
+           .min_value = 0,
            .max_value = 1e9});
     return t;
   }();
@@ -36,7 +36,7 @@ std::vector<StatInfo> DataflowIdealScheme::stats() {
 DataflowIdealScheme::DataflowIdealScheme(const DataflowIdealParams& params,
                                          const Workload& workload, const GpuConfig& gpu)
     : host_launch_(gpu.us_to_cycles(gpu.host_launch_us)),
-      level_bound_(params.policy == "lvl" ? params.level_bound : 0),
+      level_bound_(params.policy == "lvl" ? params.level_bound : -1),
       open_parents_(workload.graph->parent_counts().begin(), workload.graph->parent_counts().end()),
       ready_(*workload.graph, params.policy == "fifo" ? IssueOrder::FIFO : IssueOrder::LRR),
       running_(workload.graph->num_levels()) {

@@ -49,7 +49,7 @@ class DataflowIdealScheme : public Scheme {
   }
 
   Cycle host_launch_;
-  std::int64_t level_bound_;  // 0 = no bound
+  std::int64_t level_bound_;  // -1 = no bound
   std::vector<std::int32_t> open_parents_;
   ReadyQueue ready_;
   RunningLevels running_;

@@ -14,7 +14,7 @@ namespace tbdse {
 enum class IssueStop { Empty, LevelBound, NoRoom };
 
 // Issues from `ready` until it is empty, no SM has room for its first task, or
-// (level_bound > 0) that task's level is more than level_bound above the
+// (level_bound >= 0; -1 = no bound) that task's level is more than level_bound above the
 // lowest running one; calls on_issue(t) for each task issued.  Under LVL the queue is
 // in lrr order, whose first task has the lowest ready level: if it may not
 // start, none may.
@@ -24,7 +24,7 @@ IssueStop issue_ready(Engine& engine, ReadyQueue& ready, RunningLevels& running,
   const TaskGraph& g = engine.graph();
   while (!ready.empty()) {
     const TaskId t = ready.front();
-    if (level_bound > 0 && !running.allows(g.level(t), level_bound)) return IssueStop::LevelBound;
+    if (level_bound >= 0 && !running.allows(g.level(t), level_bound)) return IssueStop::LevelBound;
     if (!engine.issue_round_robin(t)) return IssueStop::NoRoom;
     ready.pop();
     running.add(g.level(t));

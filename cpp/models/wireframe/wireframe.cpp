@@ -21,8 +21,8 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
     t.add(&WireframeParams::level_bound,
           {.name = "level_bound", .unit = "levels",
            .doc = "lvl: a node of level l issues only if l - (lowest running level) <= "
-                  "level_bound",
-           .paper_ref = "Wireframe §4.3, §5.1 (3)", .min_value = 1, .max_value = 1e9});
+                  "level_bound (0: one level at a time)",
+           .paper_ref = "Wireframe §4.3, §5.1 (3)", .min_value = 0, .max_value = 1e9});
     t.add(&WireframeParams::node_buffer,
           {.name = "node_buffer", .unit = "entries",
            .doc = "Local Node Array size; auto = 128 (lvl) or 512 (lrr)",
@@ -139,7 +139,7 @@ WireframeScheme::WireframeScheme(const WireframeParams& params, const Workload& 
     : workload_(workload),
       launch_(gpu.us_to_cycles(gpu.host_launch_us)),
       fetch_latency_(gpu.mem_latency),
-      level_bound_(params.policy == "lvl" ? params.level_bound : 0),
+      level_bound_(params.policy == "lvl" ? params.level_bound : -1),
       node_entry_bytes_(params.node_entry_bytes),
       dgb_(*workload.graph, sizes_of(params)),
       issuable_(*workload.graph, IssueOrder::LRR),
@@ -257,7 +257,7 @@ void WireframeScheme::dispatch(Engine& engine) {
   if (stop != IssueStop::NoRoom && engine.sms().free_slots() > 0 && !ready_by_dataflow_.empty()) {
     const auto first = static_cast<TaskId>(ready_by_dataflow_.min());
     stalled_on_buffer_ =
-        level_bound_ == 0 || running_.allows(engine.graph().level(first), level_bound_);
+        level_bound_ < 0 || running_.allows(engine.graph().level(first), level_bound_);
   }
 }
 

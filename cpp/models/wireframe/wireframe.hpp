@@ -91,7 +91,7 @@ class WireframeScheme : public Scheme {
   const Workload& workload_;
   Cycle launch_ = 0;
   Cycle fetch_latency_ = 0;       // a chunk fetch, and a spilled write
-  std::int64_t level_bound_ = 0;  // 0: lrr
+  std::int64_t level_bound_ = -1;  // -1: lrr (no bound)
   std::int64_t node_entry_bytes_ = 8;
   DependencyGraphBuffer dgb_;
   std::deque<TaskId> stalled_;    // finished TBs whose completion waits for PUB space
