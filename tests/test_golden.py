@@ -93,10 +93,16 @@ def test_independent_tasks_take_ceil_n_over_p_rounds(
 
 
 def test_independent_tasks_on_a_preset_gpu() -> None:
-    # gtx480: 15 SMs x 8 slots = 120 slots.  240 tasks of 70 cycles take 2 rounds = 140.
-    gpu = td.gpus.preset("gtx480", host_launch_us=0, device_launch_us=0)
+    # gtx480: 15 SMs x 8 slots = 120 slots.  240 tasks of 70 cycles take 2 rounds = 140
+    # when every TB takes its cost (sm_model 'fixed') ...
+    gpu = td.gpus.preset("gtx480", host_launch_us=0, device_launch_us=0, sm_model="fixed")
     wl = td.workloads.independent(240, cost=70)
     assert td.simulate(wl, gpu, "dataflow_ideal").makespan_cycles == 140
+    # ... and twice that under the preset's shared SMs, which run 4 TBs at full
+    # speed: the 8 TBs of an SM share it at half speed, 140 cycles a round.
+    shared = td.gpus.preset("gtx480", host_launch_us=0, device_launch_us=0)
+    assert shared.sm_model == "shared" and shared.sm_saturation == 4
+    assert td.simulate(wl, shared, "dataflow_ideal").makespan_cycles == 280
     assert td.simulate(wl, gpu, "global_barrier").makespan_cycles == 140
     # cdp's parent kernel holds one slot on SM 0 for the whole run: 119 slots
     # for tasks, so 240 tasks need 3 rounds (119 + 119 + 2) = 210.

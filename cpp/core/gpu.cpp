@@ -123,23 +123,31 @@ struct Preset {
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> list = {
       // Fermi GF100 as configured in GPGPU-Sim 3.x (Wireframe §5.1).  Wireframe
-      // models device launches with Wang et al.'s latency model and states no
-      // figure; 20 us reproduces its CDP result (6.87% over global barriers,
-      // docs/models/wireframe.md), in line with measured CDP launch latencies
-      // of tens of microseconds on GPUs of that era.
+      // states no device-launch latency (it uses Wang et al.'s model) and no SM
+      // throughput: device_launch_us 20 and the shared SM timing (4 TBs at full
+      // speed, shared evenly) are fitted to Wireframe's Fig. 9 together with the
+      // presets' TB run times (experiments/wireframe_calibration*.yaml,
+      // docs/models/wireframe.md); 20 us is in line with measured CDP launch
+      // latencies of tens of microseconds on GPUs of that era.
       {"gtx480", GpuConfig{.name = "gtx480", .sms = 15, .tb_slots = 8, .threads_per_sm = 1536,
                            .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
                            .host_launch_us = 30.0, .device_launch_us = 20.0, .mem_latency = 400,
-                           .copy_gbps = 6.0, .mem_bandwidth = 177.4}},
+                           .copy_gbps = 6.0, .mem_bandwidth = 177.4, .sm_model = "shared",
+                           .sm_saturation = 4.0, .sm_share = "even"}},
       // Host<->device copies: PCIe 2.0 x16 (gtx480) / 3.0 x16 (Pascal) / 5.0 x16
       // (Hopper) at about 75% of the link rate, 5 us per copy and per
       // allocation: tbdse's assumptions, the papers give none.
-      // Pascal GP102 (BlockMaestro §IV: 28 SMs x 32 TBs, 5 us launch, 3 us CDP).
+      // Pascal GP102 (BlockMaestro §IV: 28 SMs x 32 TBs, 5 us launch of which 2 us
+      // is the API call, 3 us CDP).  The shared SM timing (2 TBs at full speed,
+      // shared evenly) is fitted to BlockMaestro's Fig. 9 with the presets' TB
+      // run times (experiments/blockmaestro_calibration.yaml,
+      // docs/models/blockmaestro.md).
       {"titanx_pascal",
        GpuConfig{.name = "titanx_pascal", .sms = 28, .tb_slots = 32, .threads_per_sm = 2048,
                  .regs_per_sm = 65536, .smem_per_sm = 98304, .clock_mhz = 1417.0,
                  .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
-                 .lanes = 128, .issue_width = 4, .amo_cycles = 8, .mem_bandwidth = 480.0}},
+                 .lanes = 128, .issue_width = 4, .amo_cycles = 8, .mem_bandwidth = 480.0,
+                 .sm_model = "shared", .sm_saturation = 2.0, .sm_share = "even"}},
       // Pascal GP100 (Juggler §6), base clock.
       {"p100", GpuConfig{.name = "p100", .sms = 56, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 65536, .clock_mhz = 1328.0,
