@@ -7,11 +7,7 @@ Usage: python scripts/make_hwwl_notebook.py && python scripts/run_notebooks.py n
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
-
-ROOT = Path(__file__).resolve().parents[1]
+from _nbwrite import write_notebook
 
 CELLS: list[tuple[str, str]] = [
     (
@@ -294,16 +290,7 @@ pd.DataFrame(rows)""",
 
 
 def main() -> None:
-    nb = nbformat.v4.new_notebook()
-    for kind, source in CELLS:
-        cell = nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell
-        nb.cells.append(cell(source))
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, ROOT / "notebooks" / "hwwl.ipynb")
+    write_notebook(CELLS, "hwwl.ipynb")
 
 
 if __name__ == "__main__":

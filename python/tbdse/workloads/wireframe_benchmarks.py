@@ -16,18 +16,15 @@ per-block run times and no memory traffic.  tbdse's assumptions, in one place
   is implied by the other two, so it is not declared.
 * **Block run times**, lognormal, the same for all six: the paper gives no
   per-benchmark run times, so the six presets differ only in their memory
-  traffic, and tbdse reproduces the averages of Fig. 9, not its spread.  At 4K the mean
-  (78,000 cycles) and the spread (sigma 0.03) are *calibrated* so that, on the
-  GTX480 preset, DepLinks and Wireframe-LRR average the paper's 25.07% and
-  29.81% speed-ups over global barriers (Fig. 9); 1K and 9K scale the mean by
-  the proportions of Fig. 12's ratios (x 8/5 and x 3/5).  That keeps the
-  proportions, not the ratios themselves: under global barriers on the GTX480
-  preset computation is about 6.2x, 3.9x and 2.4x the launch time (paper 8x,
-  5x, 3x).  The paper's numbers do not fit together exactly (a ratio of 5
-  caps the gain of removing every launch at 20%, yet DepLinks gains 25% at
-  4K); tbdse keeps the speed-ups it is calibrated on.  Everything else the
-  reproduction reports (LVL, per-size speed-ups, level ranges, buffer use) is
-  a prediction.
+  traffic, and tbdse reproduces the averages of Fig. 9, not its spread.  At 4K
+  the mean (77,000 cycles) and the spread (sigma 0.03) are *calibrated*, with
+  the GTX480 preset's shared SM timing (4 TBs at full speed, shared evenly)
+  and device-launch latency, on one figure: Fig. 9's CDP, DepLinks, LRR and
+  LVL averages (experiments/wireframe_calibration*.yaml,
+  docs/models/wireframe.md).  1K and 9K scale the mean by the proportions of
+  Fig. 12 (right)'s computation-to-launch ratios (x 8/5 and x 3/5), an input
+  like the data sizes.  Everything else the reproduction reports (per-size
+  speed-ups, level ranges, buffer use) is a prediction.
 * **Memory requests per block.**  The paper's data sizes (§5.2) read and
   written once, in 128-byte requests, spread over the blocks: 2 x bytes / 128 /
   blocks.  Used for the scheduler's memory-request overhead (Fig. 10, left).

@@ -1,0 +1,359 @@
+# ruff: noqa: E501  (the strings below are notebook cells, not this file's code)
+"""Writes notebooks/wireframe.ipynb (the Wireframe reproduction) from the cells
+below; scripts/run_notebooks.py then executes it in place.
+
+Usage: python scripts/make_wireframe_notebook.py && python scripts/run_notebooks.py notebooks/wireframe.ipynb
+"""
+
+from __future__ import annotations
+
+from _nbwrite import write_notebook
+
+CELLS: list[tuple[str, str]] = [
+    (
+        "md",
+        """# Wireframe (MICRO-50 2017) in tbdse
+
+This notebook reproduces the evaluation of *Wireframe: Supporting
+Data-dependent Parallelism through Dependency Graph Execution in GPUs* (§5)
+with tbdse's `wireframe` scheme: the dependency-aware thread-block scheduler
+with its finite Dependency Graph Buffer and the LRR and level-bounded (LVL)
+policies. Each section runs one of the experiment files in `experiments/`
+(`tbdse run experiments/wireframe_fig9.yaml -o ...` gives the same tables and
+figures) and puts the paper's numbers beside tbdse's. Model and
+interpretations: `docs/models/wireframe.md`.
+
+**Timing.** The GTX480 preset runs the `shared` SM timing model
+(docs/simulation.md): an SM runs `sm_saturation` resident TBs at full speed
+and shares its throughput among more, so co-running blocks slow each other
+as they do on the paper's GPGPU-Sim.
+
+**Calibration (MODELS.md §9).** The paper gives speed-ups but no block run
+times, no SM throughput and no device-launch latency. Five free parameters —
+the SM sharing (`sm_share`, `sm_saturation`), the presets' mean block run
+time at 4K and its lognormal spread, and CDP's device-launch latency — are
+fitted to **one** figure, Fig. 9 (the CDP, DepLinks, LRR and LVL averages at
+4K). Every other figure below is a prediction with those values unchanged;
+each row of the final table says which.""",
+    ),
+    (
+        "code",
+        """import tempfile
+import numpy as np
+import pandas as pd
+import matplotlib.pyplot as plt
+import tbdse as td
+from tbdse.workloads import wireframe_benchmarks as wb
+
+def run(name):
+    exp = td.experiment.load(f"../experiments/{name}.yaml")
+    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
+
+def pct(speedup):
+    return round(100 * (speedup - 1), 2)
+
+rows = []  # the paper-vs-tbdse table: (quantity, paper, tbdse, calibrated or predicted)
+def row(quantity, paper, ours, kind):
+    rows.append({"quantity": quantity, "paper": paper, "tbdse": ours, "kind": kind})
+
+gpu = td.gpus.gtx480()
+benchmarks = list(wb.BENCHMARKS)
+FIG9 = {"deplinks": 25.07, "LRR": 29.81, "LVL": 31.81}""",
+    ),
+    (
+        "md",
+        """## Calibration on Fig. 9
+
+`experiments/wireframe_calibration.yaml` sweeps the SM sharing (even or
+oldest first, 3 to 6 TBs at full speed), the spread σ of the lognormal block
+times (0.02 to 0.1) and their mean at 4K (71,000 to 81,000 cycles) over the
+six 4K benchmarks, and measures DepLinks, LRR and LVL against global
+barriers. The fit minimises the root-mean-square distance to the paper's
+three averages.""",
+    ),
+    (
+        "code",
+        """calib = run("wireframe_calibration")
+keys = ["gpu.sm_share", "gpu.sm_saturation", "cost.sigma", "cost.mean"]
+avg = 100 * (calib[calib.label != "global_barrier"].groupby(keys + ["label"])["speedup"].mean().unstack() - 1)
+avg["rms error"] = np.sqrt(sum((avg[k] - v) ** 2 for k, v in FIG9.items()) / len(FIG9))
+fits = avg.sort_values("rms error")
+fits.head(8).round(2)""",
+    ),
+    (
+        "code",
+        """best = dict(zip(keys, fits.index[0]))
+# The presets carry the best point.
+assert (gpu.sm_share, gpu.sm_saturation) == (best["gpu.sm_share"], best["gpu.sm_saturation"])
+assert (wb.SIGMA, wb.MEAN_4K) == (best["cost.sigma"], best["cost.mean"])
+best""",
+    ),
+    (
+        "md",
+        """The fit is not sharp: along a ridge, more SM throughput trades against
+more spread (the next best points are within a few hundredths of a point),
+and `oldest_first` at 5 TBs fits as well as `even` at 4 — with 64-block
+levels on 15 SMs an SM rarely holds more than 5 blocks, so at 5 the sharing
+policy hardly matters. The best point, `even` sharing of 4 TBs at full speed
+with σ = 0.03, is what the presets carry. No point gives LVL the paper's
+two-point lead over LRR (below).
+
+CDP's device-launch latency affects CDP alone, so it is fitted after the
+rest, to the same figure's CDP average (`wireframe_calibration_cdp.yaml`).""",
+    ),
+    (
+        "code",
+        """cdp_cal = run("wireframe_calibration_cdp")
+cdp = 100 * (cdp_cal[cdp_cal.label == "cdp"].groupby("gpu.device_launch_us")["speedup"].mean() - 1)
+assert gpu.device_launch_us == (cdp - 6.87).abs().idxmin()
+cdp.round(2).to_frame("CDP speed-up (%)").T""",
+    ),
+    (
+        "md",
+        """## Fig. 9 — speed-up over global barriers (4K nodes)
+
+Paper (§5.3): CDP +6.87% on average, DepLinks +25.07%, Wireframe-LRR +29.81%,
+Wireframe-LVL +31.81%.""",
+    ),
+    (
+        "code",
+        """fig9 = run("wireframe_fig9")
+table9 = fig9.pivot_table(index="workload", columns="label", values="speedup")
+table9.loc["mean"] = table9.mean()
+mean9 = table9.loc["mean"]
+for label, name, paper in (("cdp", "CDP", 6.87), ("deplinks", "DepLinks", 25.07),
+                           ("LRR", "Wireframe-LRR", 29.81), ("LVL", "Wireframe-LVL", 31.81)):
+    row(f"Fig. 9 {name} speed-up, 4K (%)", paper, pct(mean9[label]), "calibrated")
+row("Fig. 9 LVL - LRR, 4K (points)", 2.0, round(100 * (mean9["LVL"] - mean9["LRR"]), 2), "calibrated")
+table9.round(3)""",
+    ),
+    (
+        "code",
+        """td.plot.bar(fig9, x="workload", y="speedup", title="Fig. 9: speed-up over global barriers (4K)");""",
+    ),
+    (
+        "md",
+        """The six presets share one cost profile (the paper gives none per
+benchmark), so tbdse reproduces the averages, not the spread between
+benchmarks.
+
+**LVL ties with LRR** — a miss that the calibration could not remove. Under
+the shared SM model a block that runs ahead takes SM throughput from the
+blocks of lower levels, which is the effect LVL exists to curb; but LRR
+already issues the lowest ready id first (level order), so it only runs
+ahead when nothing of a lower level is ready, and the 15 × 8 slots are
+rarely all taken by a 64-wide wavefront. What bounded run-ahead wins in the
+paper comes from below the TB level — GTO favouring old warps inside a
+block, and a smaller working set in the caches — which tbdse does not model.
+
+Under the `shared` model the average TB concurrency and the speed-up are no
+longer the same number (BlockMaestro Fig. 10's point): blocks that share an
+SM are resident longer than their cost.""",
+    ),
+    (
+        "code",
+        """fixed = td.sweep([td.workloads.wireframe_benchmark(b, "4K") for b in benchmarks[:2]],
+                 [gpu, gpu.replace(name="gtx480 fixed", sm_model="fixed")],
+                 ["global_barrier", td.Scheme("wireframe", policy="lvl", label="LVL")],
+                 baseline="global_barrier", replicates=2, seed=9, progress=False)
+fixed.groupby(["gpu", "label"])[["speedup", "avg_tb_concurrency", "makespan_us"]].mean().round(3)""",
+    ),
+    (
+        "md",
+        """## Fig. 10 — level range and memory-request overhead (9K)
+
+Paper: the maximum level range of running nodes falls from 5 (LRR) to 2 (LVL,
+bound 3) on average, from 7 to 2 for DTW and 6 to 2 for SOR (Fig. 4 shows 7
+for HEAT2D); DATS adds at most 0.16% memory requests (0.12% on average).""",
+    ),
+    (
+        "code",
+        """fig10 = run("wireframe_fig10")
+ranges = fig10.groupby("label")["max_level_range"].mean()
+row("Fig. 10 max level range LRR, 9K (mean)", 5, round(ranges["LRR"], 2), "predicted")
+row("Fig. 10 max level range LVL(3), 9K (mean)", 2, round(ranges["LVL"], 2), "predicted")
+row("Fig. 10 memory-request overhead, mean (%)", 0.12, round(100 * fig10["mem_request_ratio"].mean(), 4), "predicted")
+fig10.pivot_table(index="workload", columns="label", values=["max_level_range", "mem_request_ratio"]).round(5)""",
+    ),
+    (
+        "code",
+        """dtw = td.workloads.wireframe_benchmark("DTW", "9K")
+fig, ax = plt.subplots(figsize=(9, 3.2))
+for policy in ("lrr", "lvl"):
+    r = td.simulate(dtw, gpu, td.Scheme("wireframe", policy=policy), seed=10, timeline=True)
+    lr = r.level_range()
+    ax.step(lr["cycle"] / 1e6, lr["level_range"], where="post", label=policy.upper())
+ax.set(xlabel="Mcycles", ylabel="level range of running TBs", title="DTW 9K (Fig. 10, over time)")
+ax.legend();""",
+    ),
+    (
+        "md",
+        """LVL stays at 2, below its bound of 3, as in the paper — but not because
+of oldest-first sharing: the calibrated blocks are nearly equal (σ = 0.03),
+so the blocks of a level finish together and the window rarely reaches a
+third level. LRR's range of 4 is below the paper's 5 (and 7 for DTW and
+HEAT2D) for the same reason: run-ahead needs blocks whose run times differ.
+The check below repeats the 9K comparison with more spread and with
+oldest-first sharing. More spread gives the paper's LRR ranges but
+speed-ups well above Fig. 9 (which is why the calibration rejects it), and
+oldest-first sharing narrows LRR's range along with LVL's, since it starves
+the blocks that run ahead.
+
+The memory overhead is lower than the paper's because tbdse counts two
+128-byte requests per 16 nodes (nodes, then edges) against the kernels' own
+traffic estimated from the input sizes of §5.2; the paper counts requests at
+the L2.""",
+    ),
+    (
+        "code",
+        """def varied(benchmark, size, sigma):
+    return td.workloads.wireframe_benchmark(benchmark, size, name=f"{benchmark}-{size} sigma {sigma}",
+                                            cost=td.cost.lognormal(wb.SIZES[size][1], sigma))
+
+sens = td.sweep([varied(b, "9K", s) for b in ("DTW", "HEAT2D") for s in (0.03, 0.1)],
+                [gpu, gpu.replace(name="gtx480 oldest_first", sm_share="oldest_first")],
+                [td.Scheme("wireframe", policy="lrr", label="LRR"), td.Scheme("wireframe", policy="lvl", label="LVL")],
+                baseline="global_barrier", replicates=2, seed=10, progress=False)
+sens.pivot_table(index=["gpu", "cost.sigma"], columns="label", values=["max_level_range", "speedup"]).round(3)""",
+    ),
+    (
+        "md",
+        """## Fig. 12 — speed-up by graph size (LVL)
+
+Paper: +14.11% (1K), +31.81% (4K), +45.07% (9K), at most +65.20%. The
+presets scale the 4K block time by Fig. 12 (right)'s computation-to-launch
+proportions (× 8/5 at 1K, × 3/5 at 9K) — an input, like the data sizes —
+so the speed-ups at 1K and 9K are predictions.""",
+    ),
+    (
+        "code",
+        """fig12 = run("wireframe_fig12")
+lvl12 = fig12[fig12.scheme == "wireframe"]
+by_size = lvl12.groupby("workload.size")["speedup"].agg(["mean", "max"]).reindex(["1K", "4K", "9K"])
+row("Fig. 12 LVL speed-up, 1K (%)", 14.11, pct(by_size.loc["1K", "mean"]), "predicted")
+row("Fig. 12 LVL speed-up, 9K (%)", 45.07, pct(by_size.loc["9K", "mean"]), "predicted")
+row("Fig. 12 speed-up rises 1K < 4K < 9K", "yes", bool(by_size["mean"].is_monotonic_increasing), "predicted")
+row("Fig. 12 largest speed-up (%)", 65.20, pct(lvl12["speedup"].max()), "predicted")
+by_size""",
+    ),
+    (
+        "code",
+        """td.plot.bar(lvl12, x="workload.benchmark", y="speedup", hue="workload.size",
+            title="Fig. 12: LVL speed-up by benchmark and graph size");""",
+    ),
+    (
+        "md",
+        """The trend holds: more levels remove more launches, and the smaller blocks
+of larger graphs make each launch weigh more. 1K comes out about five points
+above the paper and 9K about three. The largest speed-up is lower than the
+paper's because the presets do not differ per benchmark.""",
+    ),
+    (
+        "md",
+        """## Fig. 13 — Pending Update Buffer use against the buffer sizes (SOR 4K)
+
+Paper: with a 128-entry node array LVL needs about 32 PUB entries, and LRR
+needs a 512-entry node array for the same; LVL works with a 512-entry edge
+array, LRR needs over 1K. The experiment files sweep the node array (edge
+array and PUB unbounded, so the peak is the demand) and the edge array.""",
+    ),
+    (
+        "code",
+        """fig13n = run("wireframe_fig13_node_buffer")
+peak = fig13n.pivot_table(index="node_buffer", columns="label", values="pub_peak")
+needs = {p: int(peak.index[peak[p] <= 32].min()) for p in ("LVL", "LRR")}
+row("Fig. 13 PUB peak, LVL, 128-entry node array", 32, peak.loc[128, "LVL"], "predicted")
+row("Fig. 13 node array for <= 32 PUB entries, LVL", 128, needs["LVL"], "predicted")
+row("Fig. 13 node array for <= 32 PUB entries, LRR", 512, needs["LRR"], "predicted")
+fig13n.pivot_table(index="node_buffer", columns="label", values=["pub_peak", "speedup"]).round(3)""",
+    ),
+    (
+        "code",
+        """fig13e = run("wireframe_fig13_edge_buffer")
+fig13e.pivot_table(index="edge_buffer", columns="label", values=["pub_peak", "speedup"]).round(3)""",
+    ),
+    (
+        "md",
+        """Not reproduced: at equal node-array sizes LVL and LRR need the same PUB.
+Which children are not yet loaded when a block finishes depends on how far
+completions spread in virtual-id order; with nearly equal blocks that spread
+is the level window, the same under both policies (LVL's bound is rarely
+reached, see Fig. 10). The sizes at which the demand falls — 128 entries for
+32 PUB entries, 256 for none — are those of the paper's LVL.""",
+    ),
+    (
+        "md",
+        """## Storage and timing overhead
+
+Paper (§5.4): 2304 bytes for a 128-entry node array, 512-entry edge array and
+32-entry PUB; the DGB's timing overhead below 1%. tbdse measures the overhead
+as the makespan lost against the same scheduler with unbounded buffers, on
+the six 4K benchmarks.""",
+    ),
+    (
+        "code",
+        """wls4k = [td.workloads.wireframe_benchmark(b, "4K") for b in benchmarks]
+unbounded = {k: "unbounded" for k in ("node_buffer", "edge_buffer", "pending_updates", "insertion_buffer")}
+over = td.sweep(wls4k, gpu, [td.Scheme("wireframe", pending_updates=32, label="paper sizes"),
+                             td.Scheme("wireframe", label="unbounded", **unbounded)],
+                replicates=2, seed=4, progress=False)
+span = over.pivot_table(index=["workload", "replicate"], columns="label", values="makespan_cycles")
+overhead = 100 * ((span["paper sizes"] - span["unbounded"]) / span["paper sizes"]).mean()
+sized = over[over.label == "paper sizes"]
+row("§5.4 DGB storage (bytes)", 2304, int(sized["dgb_bytes"].iloc[0]), "predicted")
+row("§5.4 DGB timing overhead, LVL 4K (%)", "< 1", round(overhead, 3), "predicted")
+sized[["workload", "dgb_bytes", "dgb_stall_cycles", "pub_peak", "spilled_updates"]].groupby("workload").mean()""",
+    ),
+    (
+        "md",
+        """## Design space: level bound × node array (HEAT2D 9K)
+
+With the paper's 64-entry PUB; updates that do not fit spill to memory
+(`when_pub_full: spill`, the default), so narrow node arrays cost time
+instead of deadlocking. A bound of 0 runs one level at a time.""",
+    ),
+    (
+        "code",
+        """space = run("wireframe_buffers")
+print(space["status"].value_counts().to_dict())
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+td.plot.heatmap(space, x="node_buffer", y="level_bound", value="speedup", ax=axes[0])
+td.plot.heatmap(space, x="node_buffer", y="level_bound", value="spilled_updates", ax=axes[1]);""",
+    ),
+    (
+        "md",
+        """## Paper against tbdse""",
+    ),
+    (
+        "code",
+        """summary = pd.DataFrame(rows).set_index("quantity")
+summary""",
+    ),
+    (
+        "md",
+        """**Where they differ, and why.**
+
+* *Calibrated* (Fig. 9): CDP, DepLinks and LRR land within a point of the
+  paper; LVL's lead over LRR is not reached by any point of the grid (a tie):
+  tbdse's TB-level model has no warp scheduler or cache for bounded
+  run-ahead to help.
+* *Level ranges* (Fig. 10): LVL's 2 below its bound matches; LRR runs
+  4 levels wide, not 5–7: the calibrated blocks are too uniform for much
+  run-ahead, and a spread that gives the paper's ranges gives speed-ups the
+  paper does not report.
+* *Speed-up by size* (Fig. 12): the trend holds; 1K is about five points
+  above the paper, 9K about three.
+* *Buffer demand* (Fig. 13): the sizes match the paper's LVL, but LRR needs
+  no more than LVL.
+* *Memory overhead*: counted differently (scheduler requests against the
+  kernels' own estimated traffic, not L2 requests).""",
+    ),
+]
+
+
+def main() -> None:
+    write_notebook(CELLS, "wireframe.ipynb")
+
+
+if __name__ == "__main__":
+    main()
