@@ -15,7 +15,11 @@ def write_notebook(cells: list[tuple[str, str]], name: str) -> Path:
     for kind, source in cells:
         cell = nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell
         nb.cells.append(cell(source))
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     path = ROOT / "notebooks" / name
     nbformat.write(nb, path)
     return path

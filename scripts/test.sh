@@ -16,8 +16,8 @@ echo "tbdse test: C++ unit tests"
 
 cd "$TBDSE_ROOT"
 echo "tbdse test: lint (ruff) and types (mypy)"
-"$venv_bin/ruff" check python tests benchmarks
-"$venv_bin/ruff" format --check python tests benchmarks
+"$venv_bin/ruff" check python tests benchmarks scripts
+"$venv_bin/ruff" format --check python tests benchmarks scripts
 "$venv_bin/mypy"
 
 echo "tbdse test: Python tests"

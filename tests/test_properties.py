@@ -10,6 +10,7 @@ in any submission order.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 
@@ -238,7 +239,7 @@ def check_work_conserved(tl: pd.DataFrame, costs: list[int], sc: dict) -> None:
             continue
         times = sorted(set(on["start"]) | set(on["end"]))
         capacity = 0.0
-        for a, b in zip(times, times[1:], strict=False):
+        for a, b in itertools.pairwise(times):
             resident = int(((on["start"] <= a) & (on["end"] >= b)).sum())
             capacity += (b - a) * min(gpu.sm_saturation, resident)
         compute = [

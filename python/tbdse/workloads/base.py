@@ -240,7 +240,7 @@ class Workload:
     ) -> tuple[
         str,
         _core.TaskGraph | None,
-        list[tuple[str, int, int, int, int]],
+        list[tuple[str, int, int, int, int, float]],
         _core.Application | None,
         _core.ModelInput | None,
     ]:
