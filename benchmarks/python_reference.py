@@ -16,7 +16,7 @@ handed to tbdse as ``td.cost.array``):
   (a) plain Python with ``heapq`` (a list scheduler, as lean as Python gets);
   (b) SimPy 4: an Environment, one Resource per SM (capacity = TB slots), a
       dispatcher process and one process per TB;
-  (c) tbdse: ``td.simulate(workload, "gtx480", "dataflow_ideal")``, the whole
+  (c) tbdse: ``td.simulate(workload, gtx480(sm_model="fixed"), "dataflow_ideal")``, the whole
       public call (plan, core run, result row).
 All three must give the same makespan (exit status 1 otherwise).  Printed:
 time of each (best of --reps; SimPy fewer), tbdse's speed-up over each.
@@ -219,7 +219,7 @@ def main() -> int:
     n = args.rows * args.cols
     costs = lognormal_costs(n)
     wl = td.workloads.wavefront(args.rows, args.cols, cost=td.cost.array(costs.tolist()))
-    gpu = td.gpus.gtx480()
+    gpu = td.gpus.gtx480(sm_model="fixed")  # the references' model: a TB takes its cost
     model = as_model(wl, costs.tolist(), gpu)
     print(
         f"python_reference: dataflow_ideal, {args.rows}x{args.cols} wavefront = {n} TBs "

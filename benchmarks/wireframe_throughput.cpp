@@ -41,7 +41,9 @@ tbdse::SweepSpec spec_for(std::int32_t rows, std::int32_t cols,
   w->graph = std::make_shared<tbdse::TaskGraph>(tbdse::make_wavefront(rows, cols));
   w->kernels = {tbdse::KernelInfo{}};
   spec.workloads = {w};
-  spec.gpus = {tbdse::gpu_preset("gtx480")};
+  tbdse::GpuConfig gpu = tbdse::gpu_preset("gtx480");
+  gpu.sm_model = "fixed";  // TBs take their costs, as in the reports before the shared model
+  spec.gpus = {gpu};
   spec.schemes = {tbdse::make_scheme_config("wireframe", wireframe_params),  // lvl, paper's buffers
                   tbdse::make_scheme_config("dataflow_ideal")};
   auto cost = tbdse::CostModel::make(tbdse::CostModel::Kind::LOGNORMAL);

@@ -85,7 +85,7 @@ void Engine::issue(TaskId t, SmId sm) {
     free_handles_.pop_back();
     running_[static_cast<std::size_t>(handle)] = Running{t, sm, slot};
   }
-  if (shared_) {
+  if (shared_) [[unlikely]] {
     SharedSms::Tb tb = kernel_traits_[static_cast<std::size_t>(graph_.kernel(t))];
     tb.cost = cost_[t];
     tb.level = graph_.level(t);
@@ -113,7 +113,8 @@ void Engine::finish_task(Scheme& scheme, std::int32_t handle) {
   free_handles_.push_back(handle);
   const TaskId t = r.task;
   const SmId sm = r.sm;
-  if (shared_) resident_cycles_ += static_cast<double>(now_ - shared_->stop(handle, now_));
+  if (shared_) [[unlikely]]
+    resident_cycles_ += static_cast<double>(now_ - shared_->stop(handle, now_));
   pool_.release(sm, footprint(t), r.slot);
   state_[t] = TaskState::DONE;
   ++finished_;
