@@ -37,3 +37,12 @@ def data_dir() -> Path:
 @pytest.fixture
 def stg_dir() -> Path:
     return DATA / "stg"
+
+
+EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
+
+
+def run_experiment(name: str, folder: Path) -> Any:
+    """Runs experiments/<name>.yaml into folder/<name>; its result table."""
+    exp = td.experiment.load(EXPERIMENTS / f"{name}.yaml")
+    return exp.run(folder / name, progress=False, echo=lambda _: None)

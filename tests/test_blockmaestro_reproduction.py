@@ -11,21 +11,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
-from tbdse import experiment
+from conftest import run_experiment
 
 pytestmark = pytest.mark.reproduction
-EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
-
-
-def run(name: str, tmp_path: Path) -> pd.DataFrame:
-    exp = experiment.load(EXPERIMENTS / f"{name}.yaml")
-    return exp.run(tmp_path / name, progress=False, echo=lambda _: None)
 
 
 @pytest.fixture(scope="module")
 def fig9(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
-    return run("blockmaestro_fig9", tmp_path_factory.mktemp("fig9"))
+    return run_experiment("blockmaestro_fig9", tmp_path_factory.mktemp("fig9"))
 
 
 def geomean_gain(df: pd.DataFrame, label: str) -> float:
@@ -63,7 +56,7 @@ def test_fig12_threshold_and_shrinking_gain(tmp_path: Path) -> None:
     # as the kernels grow (gone at 2048 TBs).  Predicted: the largest fall
     # comes after degree 32 at every size; at degree 1 the gain falls with
     # every doubling of the TBs, to under 5% at 2048.
-    df = run("blockmaestro_fig12", tmp_path)
+    df = run_experiment("blockmaestro_fig12", tmp_path)
     bm = df[df["scheme"] == "blockmaestro"]
     table = bm.pivot_table(index="workload.degree", columns="workload.tbs", values="speedup")
     fall = table - table.shift(-1)

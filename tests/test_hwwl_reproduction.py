@@ -5,32 +5,23 @@ Run on their own: pytest -m reproduction."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
-
-from tbdse import experiment
+from conftest import run_experiment
 
 pytestmark = pytest.mark.reproduction
-EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 EVEN = ["BH (16384)", "DMR (16384)", "MST (16384)", "SP (16384)"]
-
-
-def run(name: str, tmp_path: Path) -> pd.DataFrame:
-    exp = experiment.load(EXPERIMENTS / f"{name}.yaml")
-    return exp.run(tmp_path / name, progress=False, echo=lambda _: None)
 
 
 @pytest.fixture(scope="module")
 def fig6(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
-    return run("hwwl_fig6", tmp_path_factory.mktemp("fig6"))
+    return run_experiment("hwwl_fig6", tmp_path_factory.mktemp("fig6"))
 
 
 @pytest.fixture(scope="module")
 def fig7(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
-    return run("hwwl_fig7", tmp_path_factory.mktemp("fig7"))
+    return run_experiment("hwwl_fig7", tmp_path_factory.mktemp("fig7"))
 
 
 def test_fig5_calibration_holds(fig6: pd.DataFrame) -> None:

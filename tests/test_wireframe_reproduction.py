@@ -10,16 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from tbdse import experiment
+from conftest import run_experiment
 
 pytestmark = pytest.mark.reproduction
-EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
-
-
-def run(name: str, tmp_path: Path) -> pd.DataFrame:
-    exp = experiment.load(EXPERIMENTS / f"{name}.yaml")
-    return exp.run(tmp_path / name, progress=False, echo=lambda _: None)
 
 
 def mean_gain(df: pd.DataFrame) -> pd.Series:
@@ -29,7 +22,7 @@ def mean_gain(df: pd.DataFrame) -> pd.Series:
 def test_fig9_calibration_holds(tmp_path: Path) -> None:
     # Calibrated: CDP 6.87%, DepLinks 25.07%, LRR 29.81% over global barriers
     # at 4K; tolerance half a point for CDP and DepLinks, a point for LRR.
-    gain = mean_gain(run("wireframe_fig9", tmp_path))
+    gain = mean_gain(run_experiment("wireframe_fig9", tmp_path))
     assert abs(gain["cdp"] - 6.87) <= 0.5, gain.round(2).to_dict()
     assert abs(gain["deplinks"] - 25.07) <= 0.5, gain.round(2).to_dict()
     assert abs(gain["LRR"] - 29.81) <= 1.0, gain.round(2).to_dict()
@@ -40,7 +33,7 @@ def test_fig9_calibration_holds(tmp_path: Path) -> None:
 def test_fig10_lvl_keeps_running_levels_below_its_bound(tmp_path: Path) -> None:
     # Paper: at 9K LVL (bound 3) runs at most 2 levels wide, LRR wider
     # (5 on average); scheduler requests add at most 0.16% to the kernels'.
-    df = run("wireframe_fig10", tmp_path)
+    df = run_experiment("wireframe_fig10", tmp_path)
     ranges = df.groupby("label")["max_level_range"].max()
     assert ranges["LVL"] <= 2
     assert df.groupby("label")["max_level_range"].min()["LRR"] > ranges["LVL"]
@@ -50,7 +43,7 @@ def test_fig10_lvl_keeps_running_levels_below_its_bound(tmp_path: Path) -> None:
 def test_fig12_speedup_rises_with_graph_size(tmp_path: Path) -> None:
     # Paper: 14.11% (1K) < 31.81% (4K) < 45.07% (9K).  Predicted: each size at
     # least 5 points above the one before, and within 6 points of the paper.
-    df = run("wireframe_fig12", tmp_path)
+    df = run_experiment("wireframe_fig12", tmp_path)
     lvl = df[df["scheme"] == "wireframe"]
     gain = 100 * (lvl.groupby("workload.size")["speedup"].mean() - 1)
     assert gain["4K"] >= gain["1K"] + 5 and gain["9K"] >= gain["4K"] + 5, gain.round(2).to_dict()
@@ -61,7 +54,7 @@ def test_fig12_speedup_rises_with_graph_size(tmp_path: Path) -> None:
 def test_fig13_lvl_needs_a_128_entry_node_array_for_32_pub_entries(tmp_path: Path) -> None:
     # Paper: with a 128-entry node array LVL's PUB peak is about 32 (≤ 32 here),
     # and a smaller array needs more.
-    df = run("wireframe_fig13_node_buffer", tmp_path)
+    df = run_experiment("wireframe_fig13_node_buffer", tmp_path)
     peak = df[df["label"] == "LVL"].groupby("node_buffer")["pub_peak"].max()
     assert peak[128] <= 32 < peak[64]
     assert peak.is_monotonic_decreasing

@@ -15,6 +15,7 @@ import pytest
 from conftest import make_gpu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_wireframe import dags, size
 
 import tbdse as td
 
@@ -140,21 +141,11 @@ def test_a_pub_sweep_is_a_cost_curve() -> None:
 
 
 # ------------------------------------------------------------------------ properties
-@st.composite
-def dags(draw: Any) -> tuple[int, list[tuple[int, int]]]:
-    n = draw(st.integers(1, 24))
-    pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=48))
-    return n, sorted({(min(a, b), max(a, b)) for a, b in pairs if a != b})
-
-
-size = st.one_of(st.integers(1, 24), st.just("unbounded"))
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     dag=dags(),
     policy=st.sampled_from(["lrr", "lvl"]),
-    bound=st.integers(1, 4),
+    bound=st.integers(0, 4),
     pending=st.integers(0, 2),
     node_buffer=st.integers(1, 8),  # small, so that children are often not loaded
     edge_buffer=size,
