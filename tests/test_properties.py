@@ -176,9 +176,13 @@ def check_run(scheme: str, sc: dict) -> None:
             if scheme == "cdp" and sm == 0:
                 assert slot != 0  # the parent kernel's slot
 
-    # Makespan: the last end, and at least both lower bounds.
+    # Makespan: the last end (Juggler's kernel ends later, when its workers
+    # have seen every queue empty), and at least both lower bounds.
     m = r.metrics
-    assert r.makespan_cycles == tl["end"].max()
+    if scheme == "juggler":
+        assert r.makespan_cycles >= tl["end"].max()
+    else:
+        assert r.makespan_cycles == tl["end"].max()
     assert m["critical_path_cycles"] == critical_path(n, edges, costs)
     occupancy = [
         min(

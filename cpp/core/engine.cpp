@@ -69,8 +69,10 @@ void Engine::bad_transition(TaskId t, const char* what) const {
                         " while " + state_name(state_[t]));
 }
 
-void Engine::issue(TaskId t, SmId sm) {
+void Engine::issue(TaskId t, SmId sm, Cycle work) {
   if (state_[t] != TaskState::READY) bad_transition(t, "issued");
+  if (work < 0) work = cost_[t];
+  else if (work > kMaxDelay) throw SimulationError("internal: a TB's work is above 2^48 cycles");
   since_progress_ = 0;
   const std::int32_t slot = pool_.acquire(sm, footprint(t));
   state_[t] = TaskState::RUNNING;
@@ -85,15 +87,16 @@ void Engine::issue(TaskId t, SmId sm) {
     free_handles_.pop_back();
     running_[static_cast<std::size_t>(handle)] = Running{t, sm, slot};
   }
+  tb_cycles_ += static_cast<double>(work);
   if (shared_) [[unlikely]] {
     SharedSms::Tb tb = kernel_traits_[static_cast<std::size_t>(graph_.kernel(t))];
-    tb.cost = cost_[t];
+    tb.cost = work;
     tb.level = graph_.level(t);
     tb.seq = issued_++;
     shared_->start(handle, sm, tb, now_);
   } else {
-    check_time(now_ + cost_[t]);
-    finishing_.push(now_ + cost_[t], issued_++, handle);
+    check_time(now_ + work);
+    finishing_.push(now_ + work, issued_++, handle);
   }
   if (timeline_) {
     timeline_->sm[t] = sm;
@@ -119,7 +122,6 @@ void Engine::finish_task(Scheme& scheme, std::int32_t handle) {
   state_[t] = TaskState::DONE;
   ++finished_;
   last_finish_ = now_;
-  tb_cycles_ += static_cast<double>(cost_[t]);
   if (--task_resident_[sm] == 0) busy_sm_cycles_ += static_cast<double>(now_ - busy_since_[sm]);
   if (timeline_) timeline_->end[t] = now_;
   scheme.on_task_finished(*this, t);
@@ -173,7 +175,7 @@ std::int64_t Engine::loop(Scheme& scheme, std::int64_t limit) {
   return events;
 }
 
-EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
+EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count, bool values) {
   const std::int32_t n = graph_.size();
   const std::int64_t limit = options_.max_events_without_progress > 0
                                  ? options_.max_events_without_progress
@@ -189,10 +191,13 @@ EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count) {
   out.resident_cycles = shared_ ? resident_cycles_ : tb_cycles_;  // 'fixed': end - start = cost
   out.busy_sm_cycles = busy_sm_cycles_;
   out.critical_path = graph_.critical_path(cost_);
+  if (const double f = scheme.min_work_factor(); f < 1.0)
+    out.critical_path = static_cast<Cycle>(std::floor(static_cast<double>(out.critical_path) * f));
   out.work_bound = work_bound();
   out.events = events;
   out.scheme_stats.assign(stat_count, 0.0);
   scheme.write_stats(*this, out.scheme_stats);
+  if (values) scheme.write_values(*this, out.values);
   if (timeline_) {  // rows by input task id, one column at a time (a 10M-task
                     // timeline is 320 MB: never hold two copies of it)
     Timeline& tl = *timeline_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "event_queue.hpp"
+#include "run.hpp"
 #include "finish_heap.hpp"
 #include "scheme.hpp"
 #include "sm_pool.hpp"
@@ -36,12 +37,13 @@ struct EngineOutput {
   double tb_cycles = 0;       // sum of TB costs (total work at full speed)
   double resident_cycles = 0; // sum of TB residencies, end - start (= tb_cycles under 'fixed')
   double busy_sm_cycles = 0;  // sum over SMs of the time at least one task TB was resident
-  Cycle critical_path = 0;    // longest dependency chain of task costs
+  Cycle critical_path = 0;    // longest dependency chain of task costs (x Scheme::min_work_factor)
   Cycle work_bound = 0;       // ceil(total work / what the GPU runs at full speed at once),
                               // and under the memory term at least bytes / bandwidth
   std::int64_t events = 0;    // events processed
   std::vector<double> scheme_stats;
   std::optional<Timeline> timeline;
+  std::vector<Series> values;  // the scheme's per-item results, when asked for
 };
 
 class Engine {
@@ -50,7 +52,8 @@ class Engine {
          EngineOptions options = {});
 
   // Runs `scheme` to completion; DeadlockError if it cannot finish.
-  EngineOutput run(Scheme& scheme, std::size_t stat_count);
+  // With `values`, the scheme's Scheme::write_values go to EngineOutput::values.
+  EngineOutput run(Scheme& scheme, std::size_t stat_count, bool values = false);
 
   // ---- what schemes use ----
   Cycle now() const { return now_; }
@@ -89,9 +92,11 @@ class Engine {
   // one following the last issue that has room for t; -1 when none has.
   SmId pick_sm_round_robin(TaskId t) const { return pool_.next_fitting(rr_next_, footprint(t)); }
 
-  // Places ready task t on `sm` now; its TB ends after cost(t) cycles under
-  // sm_model 'fixed', or when its work is done under 'shared'.
-  void issue(TaskId t, SmId sm);
+  // Places ready task t on `sm` now; its TB ends after `work` cycles (default
+  // cost(t)) under sm_model 'fixed', or when that work is done under
+  // 'shared'.  A scheme giving less than cost(t) must say how much less in
+  // Scheme::min_work_factor (the critical-path bound uses it).
+  void issue(TaskId t, SmId sm, Cycle work = -1);
 
   // Issues t on the round-robin SM; false (and nothing changes) if none has room.
   bool issue_round_robin(TaskId t) {

@@ -47,6 +47,13 @@ class Scheme {
   virtual Cycle end_time(const Engine& /*engine*/) const { return 0; }
   // Scheme-specific statistics, in the order of SchemeInfo::stats.
   virtual void write_stats(const Engine& /*engine*/, std::span<double> /*out*/) const {}
+  // Per-item results worth returning on request (RunOutput::values), e.g.
+  // tasks per worker; every series of one scheme has the same length.
+  virtual void write_values(const Engine& /*engine*/, std::vector<Series>& /*out*/) const {}
+  // The least fraction of its cost a task can take (a scheme that runs some
+  // tasks faster, e.g. Juggler's locality speed-up, returns < 1): the
+  // critical-path bound is scaled by it.
+  virtual double min_work_factor() const { return 1.0; }
 };
 
 struct StatInfo {

@@ -30,7 +30,7 @@ RunOutput simulate_task_graph(const ResolvedRun& r, const RunOptions& options) {
   const std::vector<Cycle> cost = r.cost.materialize(*r.workload->graph, r.cost_key);
   const auto scheme = r.scheme->create(r.scheme_values, *r.workload, r.gpu);
   Engine engine(*r.workload, r.gpu, cost, EngineOptions{.record_timeline = options.record});
-  EngineOutput e = engine.run(*scheme, r.scheme->stats.size());
+  EngineOutput e = engine.run(*scheme, r.scheme->stats.size(), options.values);
 
   const double makespan = static_cast<double>(e.makespan);
   const double capacity = static_cast<double>(r.workload->tb_capacity(r.gpu));
@@ -47,6 +47,7 @@ RunOutput simulate_task_graph(const ResolvedRun& r, const RunOptions& options) {
   };
   out.metrics.insert(out.metrics.end(), e.scheme_stats.begin(), e.scheme_stats.end());
   out.timeline = std::move(e.timeline);
+  out.values = std::move(e.values);
   return out;
 }
 

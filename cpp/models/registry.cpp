@@ -5,6 +5,7 @@
 #include "models/baselines/register.hpp"
 #include "models/blockmaestro/register.hpp"
 #include "models/hwwl/register.hpp"
+#include "models/juggler/register.hpp"
 #include "models/wireframe/register.hpp"
 #include "core/errors.hpp"
 
@@ -40,6 +41,7 @@ void register_builtin_schemes() {
     register_wireframe_schemes(scheme_registry());
     register_blockmaestro_schemes(scheme_registry());
     register_hwwl_schemes(scheme_registry());
+    register_juggler_schemes(scheme_registry());
   });
 }
 

@@ -30,6 +30,7 @@ __all__ = [
     "GlobalBarrier",
     "Hwwl",
     "IdealBaseline",
+    "Juggler",
     "Prelaunch",
     "Scheme",
     "Topology",
@@ -220,6 +221,14 @@ class BlockMaestro(Scheme):
     kernels (ISCA 2021; docs/models/blockmaestro.md)."""
 
     scheme_name = "blockmaestro"
+
+
+class Juggler(Scheme):
+    """Juggler's in-GPU task runtime: persistent worker TBs with one queue each,
+    dependencies resolved on the GPU, lrr / grr / lf queue insertion (PPoPP 2018;
+    docs/models/juggler.md)."""
+
+    scheme_name = "juggler"
 
 
 def as_scheme(value: Scheme | str | Mapping[str, Any]) -> Scheme:

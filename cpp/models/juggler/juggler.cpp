@@ -1,0 +1,280 @@
+#include "models/juggler/juggler.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+
+namespace tbdse {
+
+namespace {
+
+// A worker TB must hold any task it runs: the largest footprint of the kernels.
+TbFootprint worker_footprint(const Workload& w) {
+  TbFootprint fp;
+  for (const KernelInfo& k : w.kernels) {
+    fp.threads = std::max(fp.threads, k.footprint.threads);
+    fp.regs_per_thread = std::max(fp.regs_per_thread, k.footprint.regs_per_thread);
+    fp.smem_bytes = std::max(fp.smem_bytes, k.footprint.smem_bytes);
+  }
+  return fp;
+}
+
+}  // namespace
+
+JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, const GpuConfig& gpu)
+    : workload_(workload),
+      gpu_(gpu),
+      policy_(p.policy),
+      launch_at_(gpu.us_to_cycles(gpu.host_launch_us)),
+      poll_(p.poll_cycles),
+      sleep_(p.sleep_cycles),
+      dequeue_(p.dequeue_cycles),
+      resolve_(p.resolve_cycles),
+      enqueue_(p.enqueue_cycles),
+      atomic_(p.global_atomic_cycles),
+      contention_factor_(p.runtime_contention),
+      locality_(p.locality_speedup),
+      bandwidth_(gpu.mem_bandwidth * 1000.0 / gpu.clock_mhz),
+      host_inspect_us_(p.host_inspect_us_per_task),
+      footprint_(worker_footprint(workload)),
+      batch_cap_(static_cast<std::size_t>(footprint_.threads)) {
+  const TaskGraph& g = *workload.graph;
+  const std::int64_t fit = gpu.sms * occupancy(gpu, footprint_);
+  const std::int64_t n = p.workers == kAuto ? fit : p.workers;
+  if (n > fit)
+    throw ConfigError("scheme 'juggler': workers = " + std::to_string(n) + " but at most " +
+                      std::to_string(fit) + " worker TBs fit on GPU '" + gpu.name + "' at once (" +
+                      std::to_string(gpu.sms) + " SMs x " +
+                      std::to_string(occupancy(gpu, footprint_)) +
+                      " TBs of the largest task kernel's footprint, limited by " +
+                      occupancy_limiter(gpu, footprint_) + "); persistent workers must all be "
+                      "resident (Juggler Eq. 1)");
+  workers_.resize(static_cast<std::size_t>(n));
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    workers_[w].sm = static_cast<SmId>(static_cast<std::int64_t>(w) % gpu.sms);
+    workers_[w].counter = p.lrr_start == kAuto ? static_cast<std::int64_t>(w) + 1 : p.lrr_start;
+  }
+  open_.assign(g.parent_counts().begin(), g.parent_counts().end());
+  worker_of_.assign(static_cast<std::size_t>(g.size()), -1);
+  parent_sm_.assign(static_cast<std::size_t>(g.size()), -1);
+  for (const KernelInfo& k : workload.kernels) demand_.push_back(128.0 * static_cast<double>(k.mem_requests));
+}
+
+void JugglerScheme::start(Engine& engine) { engine.post(launch_at_, LAUNCHED); }
+
+Cycle JugglerScheme::first_read_at_or_after(const Worker& w, Cycle t) const {
+  const Cycle first = w.poll_start + poll_;
+  if (t <= first) return first;
+  const Cycle period = poll_ + sleep_;
+  if (period == 0) return t;
+  return first + (t - first + period - 1) / period * period;
+}
+
+void JugglerScheme::launch(Engine& engine) {
+  const TaskGraph& g = engine.graph();
+  for (Worker& w : workers_) {
+    w.slot = engine.hold(w.sm, footprint_);
+    w.poll_start = engine.now();
+  }
+  // The host's ready list, round robin from worker 0, visible at launch.
+  std::size_t next = 0;
+  for (TaskId t = 0; t < g.size(); ++t)
+    if (open_[t] == 0) make_visible(engine, t, static_cast<std::int32_t>(next++ % workers_.size()));
+}
+
+void JugglerScheme::make_visible(Engine& engine, TaskId task, std::int32_t w) {
+  engine.mark_ready(task);
+  Worker& wk = workers_[w];
+  wk.queue.push_back(task);
+  if (wk.idle && wk.read_at < 0) {
+    wk.read_at = first_read_at_or_after(wk, engine.now());
+    engine.post(wk.read_at, POLL_READ, w);
+  }
+}
+
+void JugglerScheme::poll_read(Engine& engine, std::int32_t w) {
+  Worker& wk = workers_[w];
+  const Cycle now = engine.now();
+  wk.read_at = -1;
+  const Cycle period = poll_ + sleep_;
+  polls_ += 1 + (period > 0 ? (now - wk.poll_start - poll_) / period : 0);
+  wk.idle_cycles += static_cast<double>(now - poll_ - wk.poll_start);
+  wk.runtime_cycles += static_cast<double>(poll_ + dequeue_);
+  wk.idle = false;
+  wk.batch.clear();
+  wk.next = 0;
+  while (!wk.queue.empty() && (batch_cap_ == 0 || wk.batch.size() < batch_cap_)) {
+    wk.batch.push_back(wk.queue.front());
+    wk.queue.pop_front();
+  }
+  engine.post(now + dequeue_, RUN_NEXT, w);
+}
+
+void JugglerScheme::run_next(Engine& engine, std::int32_t w) {
+  Worker& wk = workers_[w];
+  if (wk.next == wk.batch.size()) {  // back to polling
+    wk.idle = true;
+    wk.poll_start = engine.now();
+    last_busy_end_ = std::max(last_busy_end_, engine.now());
+    if (!wk.queue.empty()) {
+      wk.read_at = first_read_at_or_after(wk, engine.now());
+      engine.post(wk.read_at, POLL_READ, w);
+    }
+    return;
+  }
+  const TaskId t = wk.batch[wk.next++];
+  const bool local = parent_sm_[t] == wk.sm;
+  local_tasks_ += local;
+  const Cycle cost = engine.cost(t);
+  const Cycle work =
+      local && locality_ > 0 ? static_cast<Cycle>(std::ceil(static_cast<double>(cost) * (1 - locality_)))
+                             : cost;
+  engine.unhold(wk.sm, footprint_, wk.slot);
+  engine.issue(t, wk.sm, work);
+  wk.running = t;
+  wk.task_start = engine.now();
+  worker_of_[t] = w;
+  wk.demand = work > 0 ? demand_[engine.graph().kernel(t)] / static_cast<double>(work) : 0.0;
+  running_demand_ += wk.demand;
+}
+
+void JugglerScheme::on_task_finished(Engine& engine, TaskId t) {
+  const std::int32_t w = worker_of_[t];
+  Worker& wk = workers_[w];
+  wk.slot = engine.hold(wk.sm, footprint_);
+  ++wk.tasks;
+  ++finished_;
+  const Cycle ran = engine.now() - wk.task_start;
+  wk.task_cycles += static_cast<double>(ran);
+  running_demand_ = std::max(0.0, running_demand_ - wk.demand);
+  const Cycle round = scaled(resolve_);
+  wk.runtime_cycles += static_cast<double>(round);
+  engine.post(engine.now() + round, RESOLVED, w);
+}
+
+double JugglerScheme::contention() const {
+  if (contention_factor_ <= 0 || bandwidth_ <= 0) return 1.0;
+  return 1.0 + contention_factor_ * running_demand_ / bandwidth_;
+}
+
+Cycle JugglerScheme::scaled(std::int64_t cycles) const {
+  return static_cast<Cycle>(std::llround(static_cast<double>(cycles) * contention()));
+}
+
+std::int32_t JugglerScheme::target(std::int32_t w, std::size_t nth_freed) {
+  const auto n = static_cast<std::int64_t>(workers_.size());
+  if (policy_ == "grr") return static_cast<std::int32_t>(grr_counter_++ % n);
+  if (policy_ == "lf") return static_cast<std::int32_t>((w + static_cast<std::int64_t>(nth_freed)) % n);
+  return static_cast<std::int32_t>(workers_[w].counter++ % n);  // lrr
+}
+
+void JugglerScheme::resolved(Engine& engine, std::int32_t w) {
+  Worker& wk = workers_[w];
+  const TaskId done = wk.running;
+  wk.running = -1;
+  const Cycle insert = scaled(enqueue_);
+  Cycle t = engine.now();
+  std::size_t freed = 0;
+  for (const TaskId c : engine.graph().children(done)) {
+    if (--open_[c] != 0) continue;
+    engine.note_dependencies_met(c, engine.now());
+    const std::int32_t to = target(w, freed++);
+    if (policy_ == "grr") {  // the global counter's atomic, serialised
+      const Cycle begin = std::max(t, grr_free_at_);
+      grr_wait_ += static_cast<double>(begin - t);
+      grr_free_at_ = begin + atomic_;
+      t = grr_free_at_;
+    }
+    t += insert;
+    parent_sm_[c] = wk.sm;
+    engine.post(t, VISIBLE, (static_cast<std::int64_t>(to) << 32) | c);
+  }
+  wk.runtime_cycles += static_cast<double>(t - engine.now());
+  engine.post(t, RUN_NEXT, w);
+}
+
+void JugglerScheme::on_event(Engine& engine, const Event& event) {
+  const auto w = static_cast<std::int32_t>(event.payload);
+  switch (event.kind) {
+    case LAUNCHED: launch(engine); break;
+    case POLL_READ: poll_read(engine, w); break;
+    case RUN_NEXT: run_next(engine, w); break;
+    case RESOLVED: resolved(engine, w); break;
+    case VISIBLE:
+      make_visible(engine, static_cast<TaskId>(event.payload & 0xffffffff),
+                   static_cast<std::int32_t>(event.payload >> 32));
+      break;
+    default: throw SimulationError("internal: unknown Juggler event");
+  }
+}
+
+// Termination (§5.5): after the last task's bookkeeping, the first worker to
+// read an empty queue sets every IQS to -1; each worker exits at its next read.
+Cycle JugglerScheme::end_time(const Engine& engine) const {
+  if (finished_ < engine.graph().size() || workers_.empty()) return 0;
+  Cycle detect = kMaxTime;
+  for (const Worker& w : workers_) detect = std::min(detect, first_read_at_or_after(w, last_busy_end_));
+  Cycle end = detect;
+  for (const Worker& w : workers_) end = std::max(end, first_read_at_or_after(w, detect));
+  return end;
+}
+
+std::string JugglerScheme::stuck_reason(const Engine& engine, TaskId t) const {
+  if (engine.state(t) == TaskState::READY) return "in a worker's queue, never fetched";
+  return {};
+}
+
+void JugglerScheme::write_stats(const Engine& engine, std::span<double> out) const {
+  const Cycle end = std::max(end_time(engine), engine.now());
+  std::int64_t lo = workers_.empty() ? 0 : workers_[0].tasks, hi = lo;
+  double busy = 0, runtime = 0, idle = 0;
+  for (const Worker& w : workers_) {
+    lo = std::min(lo, w.tasks);
+    hi = std::max(hi, w.tasks);
+    busy += w.task_cycles;
+    runtime += w.runtime_cycles;
+    idle += w.idle_cycles + static_cast<double>(end - std::min(end, w.poll_start));
+  }
+  const TaskGraph& g = engine.graph();
+  std::int64_t wide = 0;
+  for (TaskId t = 0; t < g.size(); ++t) wide += g.children(t).size() > 255;
+  const double n = static_cast<double>(g.size());
+  const double bytes = 16.0 * n + 4.0 * static_cast<double>(g.edge_count());
+  const Cycle host = gpu_.us_to_cycles(host_inspect_us_ * n + gpu_.copy_latency_us +
+                                       bytes / (gpu_.copy_gbps * 1e3));
+  const double kernel = static_cast<double>(end - launch_at_);
+  const double nw = static_cast<double>(workers_.size());
+  const double values[] = {
+      nw,
+      static_cast<double>(hi - lo),
+      nw > 0 ? n / nw : 0.0,
+      busy + runtime > 0 ? runtime / (busy + runtime) : 0.0,
+      kernel > 0 ? idle / (nw * kernel) : 0.0,
+      static_cast<double>(polls_),
+      grr_wait_,
+      static_cast<double>(local_tasks_),
+      static_cast<double>(wide),
+      static_cast<double>(host),
+      static_cast<double>(end + host),
+  };
+  std::copy(std::begin(values), std::end(values), out.begin());
+}
+
+void JugglerScheme::write_values(const Engine& engine, std::vector<Series>& out) const {
+  const Cycle end = std::max(end_time(engine), engine.now());
+  Series worker{"worker", {}}, sm{"sm", {}}, tasks{"tasks", {}}, task_cycles{"task_cycles", {}},
+      runtime{"runtime_cycles", {}}, idle{"idle_cycles", {}};
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    const Worker& w = workers_[i];
+    worker.values.push_back(static_cast<double>(i));
+    sm.values.push_back(w.sm);
+    tasks.values.push_back(static_cast<double>(w.tasks));
+    task_cycles.values.push_back(w.task_cycles);
+    runtime.values.push_back(w.runtime_cycles);
+    idle.values.push_back(w.idle_cycles + static_cast<double>(end - std::min(end, w.poll_start)));
+  }
+  for (Series* s : {&worker, &sm, &tasks, &task_cycles, &runtime, &idle}) out.push_back(std::move(*s));
+}
+
+}  // namespace tbdse

@@ -1,0 +1,90 @@
+#include "models/juggler/juggler_params.hpp"
+
+namespace tbdse {
+
+namespace {
+
+ParamInfo cycles(const char* name, const char* doc, const char* ref) {
+  return {.name = name, .unit = "cycles", .doc = doc, .paper_ref = ref, .min_value = 0,
+          .max_value = 1e9};
+}
+
+}  // namespace
+
+const ParamTable<JugglerParams>& JugglerParams::params() {
+  static const ParamTable<JugglerParams> table = [] {
+    ParamTable<JugglerParams> t;
+    t.add(&JugglerParams::workers,
+          {.name = "workers", .unit = "TBs",
+           .doc = "persistent worker TBs; auto = all that fit (SMs x TBs per SM of the largest "
+                  "task kernel's footprint, Eq. 1)",
+           .paper_ref = "Juggler §5.1 Eq. 1, §6.1", .auto_ok = true, .min_value = 1,
+           .max_value = 1 << 24});
+    t.add(&JugglerParams::policy,
+          {.name = "policy",
+           .doc = "queue insertion: 'lrr' (per-worker counter), 'grr' (one global atomic "
+                  "counter), 'lf' (first freed child local, the rest to the next workers)",
+           .paper_ref = "Juggler §5.6", .choices = {"lrr", "grr", "lf"}});
+    t.add(&JugglerParams::lrr_start,
+          {.name = "lrr_start", .unit = "workers",
+           .doc = "lrr: the first value of every worker's counter; auto = the worker's own id + 1",
+           .paper_ref = "Juggler §5.6", .auto_ok = true, .min_value = 0, .max_value = 1 << 24});
+    t.add(&JugglerParams::poll_cycles,
+          cycles("poll_cycles", "reading the worker's queue size IQS[i]", "Juggler §5.2, §5.3"));
+    t.add(&JugglerParams::sleep_cycles,
+          cycles("sleep_cycles", "the pause after reading an empty queue (cosine_sleep)",
+                 "Juggler §5.2"));
+    t.add(&JugglerParams::dequeue_cycles,
+          cycles("dequeue_cycles", "fetching the visible tasks, k threads in parallel",
+                 "Juggler §5.3"));
+    t.add(&JugglerParams::resolve_cycles,
+          cycles("resolve_cycles",
+                 "one parallel round resolving a finished task's children (coalesced atomics)",
+                 "Juggler §5.4"));
+    t.add(&JugglerParams::enqueue_cycles,
+          cycles("enqueue_cycles", "inserting one freed child into a queue (3 atomics and a write)",
+                 "Juggler §5.5"));
+    t.add(&JugglerParams::global_atomic_cycles,
+          cycles("global_atomic_cycles",
+                 "grr: one update of the global counter; all workers' updates serialise",
+                 "Juggler §5.6"));
+    t.add(&JugglerParams::runtime_contention,
+          {.name = "runtime_contention",
+           .doc = "resolve and enqueue costs x (1 + this x the running tasks' memory load over "
+                  "mem_bandwidth): the application's traffic slowing the runtime's atomics",
+           .paper_ref = "Juggler §6.2 Observation 3", .min_value = 0, .max_value = 1e6});
+    t.add(&JugglerParams::locality_speedup,
+          {.name = "locality_speedup",
+           .doc = "a task run on the SM of the parent that freed it takes (1 - this) of its cost",
+           .paper_ref = "Juggler §6.2 Fig. 6", .min_value = 0, .max_value = 0.99});
+    t.add(&JugglerParams::host_inspect_us_per_task,
+          {.name = "host_inspect_us_per_task", .unit = "us",
+           .doc = "host-side inspection and CSR building per task (makespan_with_host only)",
+           .paper_ref = "Juggler §4.2, §6.1", .min_value = 0, .max_value = 1e6});
+    return t;
+  }();
+  return table;
+}
+
+std::vector<StatInfo> juggler_stats() {
+  return {
+      {"workers", "TBs", "persistent worker TBs"},
+      {"worker_task_spread", "tasks", "max - min tasks run per worker (Fig. 5)"},
+      {"worker_tasks_mean", "tasks", "mean tasks run per worker"},
+      {"runtime_overhead_share", "fraction",
+       "share of the workers' busy time spent in the runtime (polls that found work, dequeues, "
+       "resolves, enqueues, waits for the global counter) rather than in tasks"},
+      {"worker_idle_share", "fraction",
+       "share of workers x kernel time spent polling and sleeping on an empty queue"},
+      {"polls", "reads", "IQS reads, including those that found the queue empty"},
+      {"grr_wait_cycles", "cycles", "cycles workers waited for the global counter (grr)"},
+      {"local_tasks", "tasks", "tasks run on the SM of the parent that freed them"},
+      {"tasks_over_255_children", "tasks",
+       "tasks with more than 255 children (the paper keeps a child count in a char)"},
+      {"host_overhead_cycles", "cycles",
+       "host-side inspection and CSR building, and the graph's transfer to the GPU"},
+      {"makespan_with_host_cycles", "cycles", "kernel time plus host_overhead_cycles"},
+  };
+}
+
+}  // namespace tbdse

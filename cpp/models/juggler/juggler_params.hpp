@@ -1,0 +1,60 @@
+// Parameters of the Juggler runtime (Belviranli et al., PPoPP 2018, §5;
+// docs/MODELS.md §5, docs/models/juggler.md): persistent worker TBs with one
+// task queue each, the costs of their work cycle, and the queue-insertion
+// policy.  Every cost is a delay a worker spends before it can take its next
+// task; the tasks' own run times come from the cost model (and the GPU's SM
+// timing model).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/params.hpp"
+#include "core/scheme.hpp"
+
+namespace tbdse {
+
+struct JugglerParams {
+  // Persistent worker TBs (nWTB).  auto (-1): all that fit at once, SMs x the
+  // TBs per SM of the runtime's footprint (the largest task kernel's), Eq. 1.
+  std::int64_t workers = kAuto;
+  // Queue-insertion policy (§5.6): 'lrr' (a per-worker counter), 'grr' (one
+  // global atomic counter), 'lf' (the first freed child stays local, the rest
+  // go to the next workers).  Default grr, the paper's best.
+  std::string policy = "grr";
+  // lrr: the counter's first value; auto (-1): the worker's own id + 1.
+  std::int64_t lrr_start = kAuto;
+  // Reading the worker's input-queue size IQS[i] (a global-memory load).
+  std::int64_t poll_cycles = 600;
+  // The pause (cosine_sleep) after reading an empty queue (§5.2).
+  std::int64_t sleep_cycles = 2000;
+  // Fetching the k visible tasks with k threads in parallel (§5.3).
+  std::int64_t dequeue_cycles = 600;
+  // One parallel round resolving a finished task's children (§5.4: coalesced
+  // reads of the CSR and one atomic decrement per child, in parallel).
+  std::int64_t resolve_cycles = 1200;
+  // Inserting one freed child into a queue (§5.5: atomic tail increment,
+  // write, atomic IQS increment).
+  std::int64_t enqueue_cycles = 1500;
+  // grr: one update of the global counter; updates from all workers
+  // serialise at this rate.
+  std::int64_t global_atomic_cycles = 200;
+  // Observation 3: the application's memory traffic slows the runtime's
+  // atomics.  Resolve and enqueue costs are multiplied by 1 + this x the
+  // memory load of the running tasks (their kernels' mem_requests x 128 B per
+  // cost cycle, over the GPU's mem_bandwidth).  Default 0 (no effect).
+  double runtime_contention = 0.0;
+  // Fig. 6 (LF's lower L2 miss rate): a task run on the SM of the parent
+  // that freed it takes (1 - this) of its cost.  Default 0.
+  double locality_speedup = 0.0;
+  // Host side, for the makespan with host overheads: inspection and CSR
+  // building per task (µs); the graph transfer is timed by the GPU's copy model.
+  double host_inspect_us_per_task = 0.05;
+
+  static const ParamTable<JugglerParams>& params();
+};
+
+std::vector<StatInfo> juggler_stats();
+
+}  // namespace tbdse
