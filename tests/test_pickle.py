@@ -1,6 +1,7 @@
 """Objects that travel: GPUs, workloads (with their C++ task graph and command
-queue), schemes, cost models and results can be copied, pickled and sent to
-another process, and the copy runs exactly like the original."""
+queue, or built from depend clauses), schemes, cost models and results can be
+copied, pickled and sent to another process, and the copy runs exactly like
+the original."""
 
 from __future__ import annotations
 
@@ -55,6 +56,11 @@ CASES: dict[str, tuple[Any, Any, Any]] = {
         application_workload(),
         td.gpus.titanx_pascal(copy_latency_us=0, sms=2),
         td.schemes.BlockMaestro(prelaunch_depth=2),
+    ),
+    "tasks": (
+        td.workloads.juggler_app("lu-d", cost_jitter=0.2),
+        td.gpus.p100(sms=4),
+        td.schemes.GlobalBarrier(),
     ),
 }
 

@@ -140,6 +140,19 @@ def extract_dependencies(
     hazards: str,
     max_edges: int,
 ) -> dict[str, Any]: ...
+def task_dependencies(
+    array_names: Sequence[str],
+    array_sizes: Sequence[int],
+    kind_names: Sequence[str],
+    kind: npt.ArrayLike,
+    launch: npt.ArrayLike | None,
+    section_start: npt.ArrayLike,
+    array: npt.ArrayLike,
+    lo: npt.ArrayLike,
+    hi: npt.ArrayLike,
+    mode: npt.ArrayLike,
+    match: str,
+) -> dict[str, Any]: ...
 
 class ModelInput:
     @property

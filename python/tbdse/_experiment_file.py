@@ -48,8 +48,19 @@ PLOT_KEYS: dict[str, tuple[str, ...]] = {
 }
 PLOT_CHOICES = {"spread": ("minmax", "std", "none"), "agg": ("mean", "median", "min", "max")}
 # A workload read from a file: its format, and the generator that reads it.
-FILE_GENERATORS = {"stg": "stg", "edge_list": "edge_list", "application": "application_file"}
-FILE_FORMAT_BY_SUFFIX = {".stg": "stg", ".yaml": "application", ".yml": "application"}
+FILE_GENERATORS = {
+    "stg": "stg",
+    "edge_list": "edge_list",
+    "application": "application_file",
+    "tasks": "tasks_file",
+}
+FILE_FORMAT_BY_SUFFIX = {
+    ".tasks.yaml": "tasks",
+    ".tasks.yml": "tasks",
+    ".stg": "stg",
+    ".yaml": "application",
+    ".yml": "application",
+}
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
 KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests", "mem_fraction")
 # Generators of workloads that are not task graphs (no cost model, no kernels).
@@ -234,7 +245,7 @@ def _workload(
             return None
         file = Path(spec.pop("file"))
         file = file if file.is_absolute() else base_dir / file
-        fmt = spec.pop("format", FILE_FORMAT_BY_SUFFIX.get(file.suffix.lower(), "edge_list"))
+        fmt = spec.pop("format", _format_by_suffix(file))
         if fmt not in FILE_GENERATORS:
             formats = ", ".join(f"'{f}'" for f in FILE_GENERATORS)
             problems.add((*path, "format"), f"must be one of {formats}; got {fmt!r}")
@@ -290,6 +301,12 @@ def _workload(
             return None
         kwargs["kernels"] = made
     return _guard(problems, path, lambda: make(gen_name, **kwargs))
+
+
+def _format_by_suffix(file: Path) -> str:
+    """The format a file's name implies (the longest matching suffix), else edge_list."""
+    name = file.name.lower()
+    return next((f for s, f in FILE_FORMAT_BY_SUFFIX.items() if name.endswith(s)), "edge_list")
 
 
 def _number(

@@ -8,6 +8,9 @@ Generators (registered by name for YAML files and sweeps): ``wavefront``,
 dependencies per thread block as Wireframe's DepLinks API does.
 ``blockmaestro_app`` (BlockMaestro's Table II applications) and
 ``vector_add_pair`` (its Fig. 12 microbenchmark) are command-queue presets.
+:class:`TaskBuilder` declares a task graph as OpenMP tasks with depend
+clauses (``tasks_file`` reads one from YAML); ``juggler_app`` builds Juggler's
+seven kernels (Table 1) with it.
 Worklist workloads for the hardware-worklist machine: ``bfs``, ``sssp`` and
 ``lonestar`` (generators) and :func:`graph_operator`, over graphs from
 :mod:`tbdse.workloads.graphs`.
@@ -36,6 +39,9 @@ from tbdse.workloads.generators import (
     wavefront,
 )
 from tbdse.workloads.io import from_edges, from_networkx, read_edge_list, read_stg
+from tbdse.workloads.juggler_apps import juggler_app, juggler_app_names, juggler_tasks
+from tbdse.workloads.task_file import tasks_file, tasks_from_spec
+from tbdse.workloads.tasks import Section, TaskArray, TaskBuilder, task_report
 from tbdse.workloads.wireframe_benchmarks import wireframe_benchmark
 from tbdse.workloads.worklists import bfs, graph_operator, lonestar, lonestar_names, sssp
 
@@ -47,6 +53,9 @@ __all__ = [
     "Buffer",
     "DepLinks",
     "Kernel",
+    "Section",
+    "TaskArray",
+    "TaskBuilder",
     "Workload",
     "application_file",
     "application_from_spec",
@@ -66,6 +75,9 @@ __all__ = [
     "graph_operator",
     "graphs",
     "independent",
+    "juggler_app",
+    "juggler_app_names",
+    "juggler_tasks",
     "layered_random",
     "list_generators",
     "lonestar",
@@ -75,6 +87,9 @@ __all__ = [
     "read_edge_list",
     "read_stg",
     "sssp",
+    "task_report",
+    "tasks_file",
+    "tasks_from_spec",
     "vector_add_pair",
     "wavefront",
     "wireframe_benchmark",

@@ -1,0 +1,308 @@
+"""The seven kernels of Juggler's evaluation (PPoPP 2018, Table 1) as task
+graphs (generator ``juggler_app``), each declared with
+:class:`~tbdse.workloads.TaskBuilder` from its loop nest and depend clauses,
+as the paper's OpenMP 4.5 ports declare them (§4.3, Listing 3).
+
+>>> from tbdse.workloads import juggler_app
+>>> lud = juggler_app("lu-d")
+>>> lud.tasks, len(set(lud.graph.launch_groups()))
+(1240, 57)
+
+==========  =====================================  ======  ===========  ========
+app         loop nest (tile (i, j), block b)        tasks   parallelism  launches
+==========  =====================================  ======  ===========  ========
+DT-WARP     72 x 72 wavefront, DP                   5184    1-72         143
+HEAT-SIM    90 x 90 wavefront, in-place stencil     8100    1-90         179
+INT-HIST    90 x 90 wavefront, integral histogram   8100    1-90         179
+JACOBI      900 blocks x {copy, compute} x iters    3600    900          4
+LU-D        15 x 15 blocked LU (lu0/fwd/bdiv/bmod)  1240    1-196        57
+SA-TABLE    90 x 90 column sweep                    8100    90           90
+SM-W        72 x 72 wavefront, DP                   5184    1-72         143
+==========  =====================================  ======  ===========  ========
+
+(JACOBI: 2 iterations; ``iterations=18`` gives Fig. 7's 32,400 tasks.)
+Every data tile or block is one section of ``TILE`` = 64 x 64 elements, and
+every task declares whole tiles, since Juggler matches sections exactly: a
+halo row would match nothing. So ``match="overlap"`` gives the same graphs.
+
+The paper gives the task counts and parallelism (Table 1) and that DT-WARP,
+INT-HIST and SM-W make additional array accesses (Observation 3); it gives no
+shapes beyond LU-D's code, no run times and no memory traffic. tbdse's
+assumptions, in one place (docs/models/juggler.md has the reasoning):
+
+* **Dependences.**  DT-WARP and SM-W: tile (i, j) ``inout`` its tile, ``in``
+  its west, north and north-west tiles (the DP recurrence reads all three;
+  the diagonal is implied, but the code would declare it) and the two
+  sequences' segments i and j (read only). INT-HIST: the same on the
+  integral-histogram tiles, plus its image tile. HEAT-SIM: one in-place
+  (Gauss-Seidel) time step: ``inout`` its tile, ``in`` its west and north
+  tiles (this step's values) and its east and south tiles (the previous
+  step's: WAR edges, which coincide with the RAW edges the other way).
+  SA-TABLE, whose shape the paper does not give: a column sweep, tile (i, j)
+  reading its west tile (the row sums at its left edge), its north-west tile
+  (the table's value at its top-left corner) and the image's column sums
+  above it (read only), so every step holds exactly 90 tiles. JACOBI:
+  ``copy`` reads ``a[b]`` and writes ``tmp[b]``, ``compute`` reads ``tmp[b]``
+  and writes ``a[b]`` (edges only between tasks of one block, Observation 2).
+  LU-D: Listing 3's loop nest with bdiv and bmod as in BOTS SparseLU:
+  ``lu0`` inout the diagonal block, ``fwd`` in diagonal inout (kk, jj),
+  ``bdiv`` in diagonal inout (ii, kk), ``bmod`` in (ii, kk), in (kk, jj),
+  inout (ii, jj).
+* **Launch groups** (the global-barrier versions): one launch per
+  anti-diagonal for the wavefronts, per column for SA-TABLE; LU-D and JACOBI
+  take the builder's rule (a new launch when the kind changes), which gives
+  Listing 1's 15 lu0 + 14 x 3 = 57 launches and one per kind and iteration.
+* **Costs**, cycles per task at the ``p100`` preset's 1328 MHz (1328 cycles
+  per us), 20-60 us: see :data:`KINDS`. Tiles of 64 x 64 cells: a DP tile
+  is a 127-step wavefront inside the TB (40 us); INT-HIST's tile bins its
+  pixels and adds its neighbours' histograms (40 us); a stencil or
+  summed-area tile 20-25 us; a JACOBI copy is memory-bound (900 blocks of
+  32 KiB in and out at 732 GB/s with 448 TBs resident: 20 us each). LU-D's
+  blocks differ as its kernels do: lu0 factors the diagonal block in 64
+  dependent steps (60 us), fwd and bdiv are triangular solves (30 us), bmod
+  a 64 x 64 x 64 multiply-subtract (25 us) but 1015 of the 1240 tasks.
+  ``cost_scale`` multiplies them all (to be calibrated), ``cost_jitter`` is
+  a lognormal spread per task.
+* **Memory requests** per task (128-byte): the 64 x 64 tiles of 4-byte values
+  a task reads and writes (128 requests each, 2 per tile edge read, 1 per
+  corner), plus, for DT-WARP, SM-W and INT-HIST, Observation 3's additional
+  accesses to the sequences / histogram bins, assumed 3 requests per 8 cells
+  (1536). They make 3x the requests per task of any other kind, and 2x the
+  requests per cycle (``mem_requests x 128 B / cost``, the load the runtime's
+  atomics compete with): 4.0-4.3 B per cycle against at most 2.0 (bmod).
+* **TB footprint**: 256 threads per task; registers and shared memory are not
+  modelled (0), nor the share of time spent on memory (``mem_fraction`` 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tbdse._checks import real, text, whole
+from tbdse._params import unknown_name
+from tbdse.cost import CostModel
+from tbdse.errors import ConfigError
+from tbdse.workloads.base import Kernel, Workload, generator
+from tbdse.workloads.tasks import TaskBuilder
+
+__all__ = ["APPS", "KINDS", "juggler_app", "juggler_app_names", "juggler_tasks"]
+
+CLOCK_MHZ = 1328.0  # the p100 preset: costs below are cycles at this clock
+TILE = 64 * 64  # elements of one tile or block (4-byte values)
+TILE_REQUESTS = 128  # 128-byte requests to read or write one tile
+EDGE_REQUESTS = 2  # one tile edge (64 values)
+EXTRA_REQUESTS = 1536  # Observation 3's extra accesses: 3 requests per 8 cells
+THREADS = 256
+
+
+def _us(us: float) -> int:
+    return round(us * CLOCK_MHZ)
+
+
+# kind -> (cost in cycles, 128-byte memory requests per task)
+KINDS: dict[str, dict[str, tuple[int, int]]] = {
+    "dt-warp": {"dtw": (_us(40), TILE_REQUESTS + 2 * EDGE_REQUESTS + 1 + EXTRA_REQUESTS)},
+    "sm-w": {"sw": (_us(40), TILE_REQUESTS + 2 * EDGE_REQUESTS + 1 + EXTRA_REQUESTS)},
+    "int-hist": {"hist": (_us(40), 2 * TILE_REQUESTS + 2 * EDGE_REQUESTS + 1 + EXTRA_REQUESTS)},
+    "heat-sim": {"heat": (_us(20), 2 * TILE_REQUESTS + 4 * EDGE_REQUESTS)},
+    "sa-table": {"sat": (_us(20), 2 * TILE_REQUESTS + 2 * EDGE_REQUESTS + 1)},
+    "jacobi": {
+        "copy": (_us(20), 2 * TILE_REQUESTS),
+        "compute": (_us(25), 2 * TILE_REQUESTS + 4 * EDGE_REQUESTS),
+    },
+    "lu-d": {
+        "lu0": (_us(60), 2 * TILE_REQUESTS),
+        "fwd": (_us(30), 3 * TILE_REQUESTS),
+        "bdiv": (_us(30), 3 * TILE_REQUESTS),
+        "bmod": (_us(25), 4 * TILE_REQUESTS),
+    },
+}
+
+
+@dataclass(frozen=True)
+class App:
+    key: str  # as the paper writes it, lower case
+    title: str  # as the paper writes it
+    aliases: tuple[str, ...]  # the artifact's switchAPP names (§A)
+    build: Callable[[TaskBuilder, int], None]
+
+
+def _kinds(b: TaskBuilder, app: str, scale: float) -> None:
+    for kind, (cycles, requests) in KINDS[app].items():
+        b.kind(kind, cost=round(cycles * scale), threads=THREADS, mem_requests=requests)
+
+
+def _tiles(b: TaskBuilder, name: str, n: int) -> Callable[[int, int], Any]:
+    array = b.array(name, n * n * TILE)
+    return lambda i, j: array[(i * n + j) * TILE : (i * n + j + 1) * TILE]
+
+
+def _dp_wavefront(kind: str, matrix: str, inputs: tuple[str, str]) -> Callable[..., None]:
+    """DT-WARP / SM-W: a 72 x 72 wavefront over a DP matrix and two sequences."""
+
+    def build(b: TaskBuilder, _: int) -> None:
+        n = 72
+        tile = _tiles(b, matrix, n)
+        seq_a, seq_b = (b.array(x, n * 64) for x in inputs)
+        for i in range(n):
+            for j in range(n):
+                reads = [tile(i - 1, j)] if i else []
+                reads += [tile(i, j - 1)] if j else []
+                reads += [tile(i - 1, j - 1)] if i and j else []
+                reads += [seq_a[i * 64 : i * 64 + 64], seq_b[j * 64 : j * 64 + 64]]
+                b.task(kind, in_=reads, inout=[tile(i, j)], launch=i + j)
+
+    return build
+
+
+def _int_hist(b: TaskBuilder, _: int) -> None:
+    n = 90
+    hist, image = _tiles(b, "hist", n), _tiles(b, "image", n)
+    for i in range(n):
+        for j in range(n):
+            reads = [image(i, j)]
+            reads += [hist(i - 1, j)] if i else []
+            reads += [hist(i, j - 1)] if j else []
+            reads += [hist(i - 1, j - 1)] if i and j else []
+            b.task("hist", in_=reads, inout=[hist(i, j)], launch=i + j)
+
+
+def _heat_sim(b: TaskBuilder, _: int) -> None:
+    n = 90
+    u = _tiles(b, "u", n)
+    for i in range(n):
+        for j in range(n):
+            near = [(i - 1, j), (i, j - 1), (i + 1, j), (i, j + 1)]
+            reads = [u(y, x) for y, x in near if 0 <= y < n and 0 <= x < n]
+            b.task("heat", in_=reads, inout=[u(i, j)], launch=i + j)
+
+
+def _sa_table(b: TaskBuilder, _: int) -> None:
+    n = 90
+    sat, image = _tiles(b, "sat", n), _tiles(b, "image", n)
+    colsum = b.array("colsum", n * n * 64)  # per tile: the image's column sums above it
+    for j in range(n):  # the sweep goes column by column
+        for i in range(n):
+            t = i * n + j
+            reads = [image(i, j), colsum[t * 64 : t * 64 + 64]]
+            reads += [sat(i, j - 1)] if j else []
+            reads += [sat(i - 1, j - 1)] if i and j else []
+            b.task("sat", in_=reads, out=[sat(i, j)], launch=j)
+
+
+def _jacobi(b: TaskBuilder, iterations: int) -> None:
+    blocks = 900
+    a, tmp = b.array("a", blocks * TILE), b.array("tmp", blocks * TILE)
+    for _ in range(iterations):
+        for k in range(blocks):
+            b.task("copy", in_=[a[k * TILE : (k + 1) * TILE]], out=[tmp[k * TILE : (k + 1) * TILE]])
+        for k in range(blocks):
+            b.task(
+                "compute", in_=[tmp[k * TILE : (k + 1) * TILE]], out=[a[k * TILE : (k + 1) * TILE]]
+            )
+
+
+def _lu_d(b: TaskBuilder, _: int) -> None:
+    n = 15
+    block = _tiles(b, "a", n)  # block (r, c) at (r * n + c) * bSize, as Listing 3
+    for kk in range(n):
+        b.task("lu0", inout=[block(kk, kk)])
+        for jj in range(kk + 1, n):
+            b.task("fwd", in_=[block(kk, kk)], inout=[block(kk, jj)])
+        for ii in range(kk + 1, n):
+            b.task("bdiv", in_=[block(kk, kk)], inout=[block(ii, kk)])
+        for ii in range(kk + 1, n):
+            for jj in range(kk + 1, n):
+                b.task("bmod", in_=[block(ii, kk), block(kk, jj)], inout=[block(ii, jj)])
+
+
+APPS: dict[str, App] = {
+    a.key: a
+    for a in (
+        App("dt-warp", "DT-WARP", ("dtw",), _dp_wavefront("dtw", "D", ("series_a", "series_b"))),
+        App("heat-sim", "HEAT-SIM", ("heat",), _heat_sim),
+        App("int-hist", "INT-HIST", ("int",), _int_hist),
+        App("jacobi", "JACOBI", (), _jacobi),
+        App("lu-d", "LU-D", ("lud",), _lu_d),
+        App("sa-table", "SA-TABLE", ("sat",), _sa_table),
+        App("sm-w", "SM-W", ("sw",), _dp_wavefront("sw", "H", ("seq_a", "seq_b"))),
+    )
+}
+_LOOKUP = {n.lower(): a.key for a in APPS.values() for n in (a.key, a.title, *a.aliases)}
+
+
+def juggler_app_names() -> list[str]:
+    """The kernels' names, as :func:`juggler_app` takes them."""
+    return sorted(APPS)
+
+
+def _spec(app: str) -> App:
+    key = text(app, "a Juggler kernel's name").strip().lower()
+    if key not in _LOOKUP:
+        raise unknown_name("Juggler kernel", app, APPS)
+    return APPS[_LOOKUP[key]]
+
+
+def _naming(params: Mapping[str, Any]) -> str:
+    spec = _spec(params["app"])
+    iterations = params.get("iterations", 2)
+    return spec.title if iterations == 2 else f"{spec.title}(iterations={iterations})"
+
+
+def juggler_tasks(app: str, iterations: int = 2, cost_scale: float = 1.0) -> TaskBuilder:
+    """The :class:`TaskBuilder` behind :func:`juggler_app`, with every kind
+    and task declared and nothing built: to inspect its sections
+    (:meth:`TaskBuilder.section_table`) or declare more."""
+    spec = _spec(app)
+    what = f"Juggler kernel '{spec.title}'"
+    steps = whole(iterations, f"{what}: iterations", 1, 10_000)
+    if spec.key != "jacobi" and steps != 2:
+        raise ConfigError(f"{what}: 'iterations' applies to jacobi only (got {steps})")
+    scale = real(cost_scale, f"{what}: cost_scale", 0, 1e6)
+    if scale <= 0:
+        raise ConfigError(f"{what}: cost_scale must be positive; got {cost_scale!r}")
+    builder = TaskBuilder(_naming({"app": spec.key, "iterations": steps}), match="exact")
+    _kinds(builder, spec.key, scale)
+    spec.build(builder, steps)
+    return builder
+
+
+@generator("juggler_app", naming=_naming)
+def juggler_app(
+    app: str,
+    iterations: int = 2,
+    cost_scale: float = 1.0,
+    cost_jitter: float = 0.0,
+    *,
+    name: str | None = None,
+    cost: CostModel | Mapping[str, Any] | float | None = None,
+    kernel: Kernel | None = None,
+    kernels: Sequence[Kernel] | None = None,
+) -> Workload:
+    """One of Juggler's Table 1 kernels (dt-warp, jacobi, lu-d, ...) as a task graph.
+
+    ``app``: dt-warp, heat-sim, int-hist, jacobi, lu-d, sa-table or sm-w;
+    ``iterations``: JACOBI's time steps; ``cost_scale`` multiplies every
+    kind's cost, ``cost_jitter`` is a lognormal spread per task."""
+    spec = _spec(app)
+    what = f"Juggler kernel '{spec.title}'"
+    if kernel is not None or kernels is not None:
+        raise ConfigError(f"{what} describes its own kinds; 'kernel(s)' cannot be given")
+    jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
+    builder = juggler_tasks(spec.key, iterations, cost_scale)
+    made = builder.build(cost_jitter=jitter, name=name)
+    if cost is not None:
+        made = made.with_cost(cost)
+    made.generator = "juggler_app"
+    made.params = {
+        "app": spec.key,
+        "iterations": whole(iterations, "iterations"),
+        "cost_scale": float(cost_scale),
+        "cost_jitter": jitter,
+    }
+    made.chosen_kernels = None
+    if cost is None:
+        made.chosen_cost = None  # the preset's costs: derived again when parameters vary
+    return made
