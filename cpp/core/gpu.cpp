@@ -148,12 +148,17 @@ const std::vector<Preset>& presets() {
                  .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
                  .lanes = 128, .issue_width = 4, .amo_cycles = 8, .mem_bandwidth = 480.0,
                  .sm_model = "shared", .sm_saturation = 2.0, .sm_share = "even"}},
-      // Pascal GP100 (Juggler §6), base clock.
+      // Pascal GP100 (Juggler §6), base clock.  sm_model shared with 2 TBs at
+      // full speed per SM, and host_launch_us 15 (a synchronous launch and
+      // its cudaDeviceSynchronize, as the global-barrier versions make), are
+      // calibrated on Juggler Fig. 4 (experiments/juggler_calibration.yaml,
+      // docs/models/juggler.md) and used unchanged for Figs. 5 and 7.
       {"p100", GpuConfig{.name = "p100", .sms = 56, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 65536, .clock_mhz = 1328.0,
-                         .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
+                         .host_launch_us = 15.0, .device_launch_us = 3.0, .mem_latency = 450,
                          .lanes = 64, .issue_width = 2, .amo_cycles = 8,
-                         .mem_bandwidth = 732.0}},
+                         .mem_bandwidth = 732.0, .sm_model = "shared", .sm_saturation = 2.0,
+                         .sm_share = "even"}},
       // Hopper GH100 SXM, boost clock.
       {"h100", GpuConfig{.name = "h100", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,

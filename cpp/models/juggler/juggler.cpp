@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/hash.hpp"
 
 namespace tbdse {
 
@@ -53,12 +54,19 @@ JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, c
   workers_.resize(static_cast<std::size_t>(n));
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     workers_[w].sm = static_cast<SmId>(static_cast<std::int64_t>(w) % gpu.sms);
-    workers_[w].counter = p.lrr_start == kAuto ? static_cast<std::int64_t>(w) + 1 : p.lrr_start;
+    workers_[w].counter = lrr_start(p.lrr_start, w, static_cast<std::uint64_t>(n));
   }
   open_.assign(g.parent_counts().begin(), g.parent_counts().end());
   worker_of_.assign(static_cast<std::size_t>(g.size()), -1);
   parent_sm_.assign(static_cast<std::size_t>(g.size()), -1);
   for (const KernelInfo& k : workload.kernels) demand_.push_back(128.0 * static_cast<double>(k.mem_requests));
+}
+
+std::int64_t JugglerScheme::lrr_start(const std::string& mode, std::uint64_t worker,
+                                      std::uint64_t workers) {
+  if (mode == "next") return static_cast<std::int64_t>(worker) + 1;
+  if (mode == "zero") return 0;
+  return static_cast<std::int64_t>(mix64(worker) % workers);  // scattered
 }
 
 void JugglerScheme::start(Engine& engine) { engine.post(launch_at_, LAUNCHED); }

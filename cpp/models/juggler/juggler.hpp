@@ -70,6 +70,9 @@ class JugglerScheme : public Scheme {
   void resolved(Engine& engine, std::int32_t w);
   void make_visible(Engine& engine, TaskId task, std::int32_t w);
   std::int32_t target(std::int32_t w, std::size_t nth_freed);
+  // lrr: worker's counter start under lrr_start = mode (scattered, next, zero).
+  static std::int64_t lrr_start(const std::string& mode, std::uint64_t worker,
+                                std::uint64_t workers);
   double contention() const;  // multiplier on resolve and enqueue costs now
   Cycle scaled(std::int64_t cycles) const;
 

@@ -26,9 +26,10 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
                   "counter), 'lf' (first freed child local, the rest to the next workers)",
            .paper_ref = "Juggler §5.6", .choices = {"lrr", "grr", "lf"}});
     t.add(&JugglerParams::lrr_start,
-          {.name = "lrr_start", .unit = "workers",
-           .doc = "lrr: the first value of every worker's counter; auto = the worker's own id + 1",
-           .paper_ref = "Juggler §5.6", .auto_ok = true, .min_value = 0, .max_value = 1 << 24});
+          {.name = "lrr_start",
+           .doc = "lrr: where the workers' counters start: 'scattered' (a fixed hash of the "
+                  "worker id), 'next' (own id + 1) or 'zero'",
+           .paper_ref = "Juggler §5.6", .choices = {"scattered", "next", "zero"}});
     t.add(&JugglerParams::poll_cycles,
           cycles("poll_cycles", "reading the worker's queue size IQS[i]", "Juggler §5.2, §5.3"));
     t.add(&JugglerParams::sleep_cycles,

@@ -23,8 +23,16 @@ struct JugglerParams {
   // global atomic counter), 'lf' (the first freed child stays local, the rest
   // go to the next workers).  Default grr, the paper's best.
   std::string policy = "grr";
-  // lrr: the counter's first value; auto (-1): the worker's own id + 1.
-  std::int64_t lrr_start = kAuto;
+  // lrr: where the workers' counters start (§5.6 does not say):
+  // 'scattered' - a fixed hash of the worker id, modulo workers (default: as if
+  //               each counter started anywhere, uncorrelated with its owner);
+  // 'next'      - the worker's own id + 1 (children go to the next workers);
+  // 'zero'      - 0 for every worker.
+  // 'next' and 'zero' correlate the counters of workers that free children
+  // together, so their targets collide (docs/models/juggler.md).
+  std::string lrr_start = "scattered";
+  // The five costs below are tbdse's estimates, not fitted: one to three
+  // dependent global-memory accesses each at the P100's ~450-cycle latency.
   // Reading the worker's input-queue size IQS[i] (a global-memory load).
   std::int64_t poll_cycles = 600;
   // The pause (cosine_sleep) after reading an empty queue (§5.2).
@@ -38,13 +46,15 @@ struct JugglerParams {
   // write, atomic IQS increment).
   std::int64_t enqueue_cycles = 1500;
   // grr: one update of the global counter; updates from all workers
-  // serialise at this rate.
-  std::int64_t global_atomic_cycles = 200;
+  // serialise at this rate.  325: calibrated on Juggler Fig. 4 with the p100
+  // preset (experiments/juggler_calibration.yaml, docs/models/juggler.md).
+  std::int64_t global_atomic_cycles = 325;
   // Observation 3: the application's memory traffic slows the runtime's
   // atomics.  Resolve and enqueue costs are multiplied by 1 + this x the
   // memory load of the running tasks (their kernels' mem_requests x 128 B per
-  // cost cycle, over the GPU's mem_bandwidth).  Default 0 (no effect).
-  double runtime_contention = 0.0;
+  // cost cycle, over the GPU's mem_bandwidth).  1.0: calibrated on Fig. 4
+  // with global_atomic_cycles.
+  double runtime_contention = 1.0;
   // Fig. 6 (LF's lower L2 miss rate): a task run on the SM of the parent
   // that freed it takes (1 - this) of its cost.  Default 0.
   double locality_speedup = 0.0;
