@@ -82,6 +82,28 @@ def test_lf_keeps_the_first_child_lrr_sends_it_on() -> None:
     assert lf.values()["tasks"].tolist() == [2, 1] and lrr.values()["tasks"].tolist() == [2, 1]
 
 
+@pytest.mark.parametrize(
+    ("start", "expected"), [("next", [0, 1, 2, 3, 0]), ("zero", [0, 0, 1, 2, 3])]
+)
+def test_lrr_counter_start(start: str, expected: list[int]) -> None:
+    # Task 0 (worker 0) frees four children; lrr sends them to the counter's
+    # workers in child order: from 1 under 'next', from 0 under 'zero'.
+    # 'scattered' starts worker 0's counter at a fixed hash of its id: the
+    # same in every run, and the four children still go to four workers.
+    edges = [(0, c) for c in range(1, 5)]
+    wl = td.workloads.from_edges(edges, 5, cost=td.cost.array([100] * 5))
+    gpu = make_gpu(2, 4, clock_mhz=1000.0)
+
+    def workers_of(mode: str) -> list[int]:
+        r = td.simulate(wl, gpu, juggler(workers=4, policy="lrr", lrr_start=mode), timeline=True)
+        tl = by_task(r)
+        return [int(w) for w in (tl["sm"] + 2 * tl["slot"]).tolist()]
+
+    assert workers_of(start) == expected
+    scattered = workers_of("scattered")
+    assert scattered == workers_of("scattered") and len(set(scattered[1:])) == 4
+
+
 def test_grr_counter_updates_serialise() -> None:
     # Two roots, one child each, two workers: both roots run 15-115 and resolve at
     # 122.  Worker 0's child takes the global counter 122-172 and is visible at
