@@ -40,7 +40,7 @@ from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
 from tbdse.workloads.access import parse_access
 from tbdse.workloads.application import MAX_PAIR_EDGES, Application
-from tbdse.workloads.base import Kernel, Workload, generator
+from tbdse.workloads.base import Kernel, Workload, file_workload, generator
 
 __all__ = ["application_file", "application_from_spec"]
 
@@ -161,15 +161,15 @@ def application_file(
     kernels: list[Kernel] | None = None,
 ) -> Workload:
     """A multi-kernel application read from a YAML file (see tbdse.workloads.application_file)."""
-    if kernel is not None or kernels is not None:
-        raise ConfigError(
-            "an application file describes its own kernels; 'kernel(s)' cannot be given"
-        )
     spec = yamlio.load_yaml(Path(path)).data
     workload = application_from_spec(spec, where=f"application file '{path}'")
-    if cost is not None:
-        workload = workload.with_cost(cost)
-    if name:
-        workload = workload.renamed(name)
-    workload.generator, workload.params = "application_file", {"path": str(path)}
-    return workload
+    return file_workload(
+        workload,
+        "application_file",
+        path,
+        what="an application file describes its own kernels",
+        name=name,
+        cost=cost,
+        kernel=kernel,
+        kernels=kernels,
+    )

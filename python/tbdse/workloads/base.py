@@ -427,3 +427,28 @@ def make_kernels(kernel: Kernel | None, kernels: Sequence[Kernel] | None) -> tup
     if kernels is not None:
         return tuple(kernels)
     return (kernel,) if kernel is not None else (Kernel(),)
+
+
+def file_workload(
+    workload: Workload,
+    generator_name: str,
+    path: str,
+    *,
+    what: str,
+    name: str | None,
+    cost: Any,
+    kernel: Kernel | None,
+    kernels: Sequence[Kernel] | None,
+) -> Workload:
+    """The common tail of the generators that read a workload file which
+    declares its own kernels (``what`` says so, e.g. "a task file describes
+    its own kinds"): no kernel(s) given, an optional cost model and name, and
+    the generator and path recorded for replay."""
+    if kernel is not None or kernels is not None:
+        raise ConfigError(f"{what}; 'kernel(s)' cannot be given")
+    if cost is not None:
+        workload = workload.with_cost(cost)
+    if name:
+        workload = workload.renamed(name)
+    workload.generator, workload.params = generator_name, {"path": str(path)}
+    return workload

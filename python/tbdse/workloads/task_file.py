@@ -36,7 +36,7 @@ from tbdse._checks import text
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
-from tbdse.workloads.base import Kernel, Workload, generator
+from tbdse.workloads.base import Kernel, Workload, file_workload, generator
 from tbdse.workloads.tasks import MODES, TaskBuilder
 
 __all__ = ["tasks_file", "tasks_from_spec"]
@@ -133,13 +133,15 @@ def tasks_file(
     """A task graph of OpenMP-style tasks with depend clauses, from a YAML file.
 
     The format: tbdse.workloads.task_file, docs/experiments.md."""
-    if kernel is not None or kernels is not None:
-        raise ConfigError("a task file describes its own kinds; 'kernel(s)' cannot be given")
     doc = yamlio.load_yaml(Path(path))
     workload = tasks_from_spec(doc.data, where="task file", locate=doc.where)
-    if cost is not None:
-        workload = workload.with_cost(cost)
-    if name:
-        workload = workload.renamed(name)
-    workload.generator, workload.params = "tasks_file", {"path": str(path)}
-    return workload
+    return file_workload(
+        workload,
+        "tasks_file",
+        path,
+        what="a task file describes its own kinds",
+        name=name,
+        cost=cost,
+        kernel=kernel,
+        kernels=kernels,
+    )
