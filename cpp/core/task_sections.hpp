@@ -69,7 +69,9 @@ struct TaskDependencies {
 // hash map keyed by section, O(sections + edges); overlap matching keeps per
 // array an interval map that a write collapses and a read splits at its
 // bounds, O((sections + edges) log segments) for blocked codes whose sections
-// line up.
+// line up.  A split copies the segment's readers since the last write, so
+// many whole-array reads followed by many element reads cost readers x
+// splits (quadratic, without an edge) until the next write collapses them.
 // Launch groups (for the global-barrier baseline): `list.launch` when given,
 // and then every edge must go to a later group (ConfigError naming the first
 // that does not); otherwise a new group starts whenever the kind changes in

@@ -131,6 +131,11 @@ class App:
 
 def _kinds(b: TaskBuilder, app: str, scale: float) -> None:
     for kind, (cycles, requests) in KINDS[app].items():
+        if round(cycles * scale) < 1:
+            raise ConfigError(
+                f"Juggler kernel '{APPS[app].title}': cost_scale {scale!r} makes kind '{kind}' "
+                f"({cycles} cycles) cost 0 cycles; use at least {0.5 / cycles:.3g}"
+            )
         b.kind(kind, cost=round(cycles * scale), threads=THREADS, mem_requests=requests)
 
 

@@ -71,9 +71,13 @@ def tasks_from_spec(
         if key not in spec:
             raise fail((), f"missing '{key}'")
     try:
-        b = TaskBuilder(text(spec.get("name", "tasks"), "name"), match=spec.get("match", "exact"))
+        name = text(spec.get("name", "tasks"), "name")
     except ConfigError as exc:
-        raise fail(("match",) if "match" in spec else ("name",), str(exc)) from None
+        raise fail(("name",), str(exc)) from None
+    try:
+        b = TaskBuilder(name, match=spec.get("match", "exact"))
+    except ConfigError as exc:
+        raise fail(("match",), str(exc)) from None
     if not isinstance(spec["arrays"], Mapping) or not spec["arrays"]:
         raise fail(("arrays",), "must map array names to their sizes in elements")
     for array, size in spec["arrays"].items():
@@ -98,8 +102,11 @@ def tasks_from_spec(
         entry = check_keys(entry, path, _TASK)
         if "kind" not in entry:
             raise fail(path, "a task needs 'kind'")
+        if not isinstance(entry["kind"], (str, int)) or isinstance(entry["kind"], bool):
+            raise fail((*path, "kind"), f"must be the name of a kind; got {entry['kind']!r}")
+        entry["kind"] = str(entry["kind"])  # kinds are declared by name: 1 means '1'
         if entry["kind"] not in b.kinds:
-            raise fail((*path, "kind"), str(unknown_name("kind", str(entry["kind"]), b.kinds)))
+            raise fail((*path, "kind"), str(unknown_name("kind", entry["kind"], b.kinds)))
         for mode in MODES:
             given = entry.get(mode, [])
             for j, s in enumerate(given if isinstance(given, list) else [given]):

@@ -184,6 +184,8 @@ class TaskBuilder:
         (``"a[0:4]"``); ``depend`` maps ``in``/``out``/``inout`` to more."""
         t = len(self._kind)
         where = f"task builder '{self.name}': task {t}"
+        if not isinstance(kind, str):
+            raise ConfigError(f"{where}: a task's kind must be a kind's name; got {kind!r}")
         if kind not in self._kind_ids:
             error = unknown_name("kind", str(kind), self.kinds, where)
             raise ConfigError(f"{error} (declare kinds with kind() first)")
@@ -230,6 +232,8 @@ class TaskBuilder:
         if not found:
             raise ConfigError(f"{at}{value!r} is not a section such as 'a[0:4]' or 'a[3]'")
         name, lo, colon, hi = found.groups()
+        if "[" in value and not (lo or colon):  # "a[]": say a[:] for the whole array
+            raise ConfigError(f"{at}{value!r} has empty brackets: write 'a[:]' or 'a'")
         if name not in self.arrays:
             raise unknown_name("array", name, self.arrays, f"{at}section {value!r}")
         array = self.arrays[name]
@@ -328,8 +332,8 @@ class TaskBuilder:
 
 
 def _each(given: Any) -> Sequence[Any]:
-    if isinstance(given, (Section, str)):
-        return [given]
+    if isinstance(given, (Section, str, Mapping)):
+        return [given]  # a mapping is not a list of sections: reported as one bad section
     try:
         return list(given)
     except TypeError:
