@@ -104,9 +104,10 @@ def tasks_from_spec(
             raise fail(path, "a task needs 'kind'")
         if not isinstance(entry["kind"], (str, int)) or isinstance(entry["kind"], bool):
             raise fail((*path, "kind"), f"must be the name of a kind; got {entry['kind']!r}")
-        entry["kind"] = str(entry["kind"])  # kinds are declared by name: 1 means '1'
-        if entry["kind"] not in b.kinds:
-            raise fail((*path, "kind"), str(unknown_name("kind", entry["kind"], b.kinds)))
+        kind = str(entry["kind"])  # kinds are declared by name: 1 means '1'
+        entry["kind"] = kind
+        if kind not in b.kinds:
+            raise fail((*path, "kind"), str(unknown_name("kind", kind, b.kinds)))
         for mode in MODES:
             given = entry.get(mode, [])
             for j, s in enumerate(given if isinstance(given, list) else [given]):
