@@ -105,7 +105,6 @@ def tasks_from_spec(
         if not isinstance(entry["kind"], (str, int)) or isinstance(entry["kind"], bool):
             raise fail((*path, "kind"), f"must be the name of a kind; got {entry['kind']!r}")
         kind = str(entry["kind"])  # kinds are declared by name: 1 means '1'
-        entry["kind"] = kind
         if kind not in b.kinds:
             raise fail((*path, "kind"), str(unknown_name("kind", kind, b.kinds)))
         for mode in MODES:
@@ -117,7 +116,7 @@ def tasks_from_spec(
                     raise fail((*path, mode, j), str(exc)) from None
         try:
             b.task(
-                entry["kind"],
+                kind,
                 depend={m: entry[m] for m in MODES if m in entry},
                 launch=entry.get("launch"),
             )
