@@ -48,12 +48,25 @@ PLOT_KEYS: dict[str, tuple[str, ...]] = {
 }
 PLOT_CHOICES = {"spread": ("minmax", "std", "none"), "agg": ("mean", "median", "min", "max")}
 # A workload read from a file: its format, and the generator that reads it.
-FILE_GENERATORS = {"stg": "stg", "edge_list": "edge_list", "application": "application_file"}
+FILE_GENERATORS = {
+    "stg": "stg",
+    "edge_list": "edge_list",
+    "application": "application_file",
+    "cfg": "cfg_file",
+}
 FILE_FORMAT_BY_SUFFIX = {".stg": "stg", ".yaml": "application", ".yml": "application"}
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
 KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests", "mem_fraction")
 # Generators of workloads that are not task graphs (no cost model, no kernels).
-MODEL_GENERATORS = ("bfs", "sssp", "lonestar")
+MODEL_GENERATORS = (
+    "bfs",
+    "sssp",
+    "lonestar",
+    "rodinia",
+    "divergent_cfg",
+    "cfg_file",
+    "vgiw_example",
+)
 
 
 def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
