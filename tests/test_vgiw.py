@@ -208,3 +208,19 @@ def test_divergence_hurts_simt_not_vgiw() -> None:
             td.sweep(wl, "gtx480", "vgiw", baseline="simt", progress=False)["speedup"].iloc[0]
         )
     assert rows[1] > rows[0]
+
+
+def test_kernels_pickle_and_resume_from_a_checkpoint(tmp_path: Path) -> None:
+    # A kernel survives pickling (sweeps in worker processes, checkpoints) and
+    # a resumed sweep gives the same rows as a fresh one.
+    import pickle
+
+    wl = td.workloads.rodinia("lud_diagonal", threads=2048)
+    back = pickle.loads(pickle.dumps(wl))
+    assert back.model_input.content_hash == wl.model_input.content_hash
+    assert back.model_input.blocks == wl.model_input.blocks
+    kw: dict[str, Any] = {"grid": {"reconfig_model": ["fixed", "sqrt"]}, "progress": False}
+    fresh = td.sweep(wl, "gtx480", "vgiw", **kw)
+    td.sweep(wl, "gtx480", "vgiw", checkpoint=tmp_path / "ck", **kw)
+    resumed = td.sweep(back, "gtx480", "vgiw", checkpoint=tmp_path / "ck", **kw)
+    assert (fresh["makespan_cycles"].to_numpy() == resumed["makespan_cycles"].to_numpy()).all()
