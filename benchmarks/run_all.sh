@@ -66,6 +66,7 @@ run sweep_overhead "$PY" "$ROOT/benchmarks/sweep_overhead.py" --reps "$REPS"
 run python_reference "$PY" "$ROOT/benchmarks/python_reference.py" --reps "$REPS"
 run timeline_memory "$PY" "$ROOT/benchmarks/timeline_memory.py"
 run hwwl_throughput "$PY" "$ROOT/benchmarks/hwwl_throughput.py" --reps "$REPS"
+run vgiw_throughput "$PY" "$ROOT/benchmarks/vgiw_throughput.py" --reps "$REPS"
 
 echo
 if [[ ${#failed[@]} -gt 0 ]]; then

@@ -46,3 +46,12 @@ def run_experiment(name: str, folder: Path) -> Any:
     """Runs experiments/<name>.yaml into folder/<name>; its result table."""
     exp = td.experiment.load(EXPERIMENTS / f"{name}.yaml")
     return exp.run(folder / name, progress=False, echo=lambda _: None)
+
+
+def default_sigint() -> None:
+    """preexec_fn for children a test sends SIGINT: a shell running the suite
+    in the background (``cmd &``) starts it with SIGINT ignored, which children
+    inherit, and Python then installs no KeyboardInterrupt handler."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import default_sigint
 
 from tbdse.cli import main
 
@@ -124,7 +125,11 @@ def test_ctrl_c_during_validation_exits_130_with_one_line(tmp_path: Path) -> Non
     )
     exe = Path(sys.executable).with_name("tbdse")
     child = subprocess.Popen(
-        [str(exe), "validate", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [str(exe), "validate", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
     )
     time.sleep(2.0)
     assert child.poll() is None, "validation finished too fast for the test"

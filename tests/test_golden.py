@@ -35,9 +35,9 @@ def test_every_builtin_scheme_is_covered() -> None:
     # The golden tables below name every baseline; each other scheme has its own
     # golden file (wireframe: test_wireframe.py; blockmaestro and its baselines:
     # test_blockmaestro.py; the worklist machine's: test_hwwl.py; juggler:
-    # test_juggler.py).
+    # test_juggler.py; simt, sgmf, vgiw: test_vgiw.py).
     others = ["wireframe", "baseline", "ideal_baseline", "prelaunch", "blockmaestro"]
-    others += ["hwwl", "topology", "data", "juggler"]
+    others += ["hwwl", "topology", "data", "juggler", "simt", "sgmf", "vgiw"]
     assert sorted(td.schemes.names()) == sorted([*SCHEMES, *others])
 
 

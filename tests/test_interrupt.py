@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import default_sigint
 
 CHILD = textwrap.dedent(
     """
@@ -31,7 +32,11 @@ CHILD = textwrap.dedent(
 @pytest.mark.slow
 def test_sigint_stops_a_sweep_and_keeps_finished_rows() -> None:
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", CHILD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
     )
     assert child.stdout is not None
     assert child.stdout.readline().strip() == "ready"

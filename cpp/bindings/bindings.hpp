@@ -30,6 +30,7 @@ void register_sweep(py::module_& m);
 void register_application(py::module_& m);
 void register_inputs(py::module_& m);
 void register_hwwl(py::module_& m);
+void register_vgiw(py::module_& m);
 void register_digraph(py::module_& m);
 void register_tasks(py::module_& m);
 

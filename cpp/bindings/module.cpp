@@ -23,4 +23,5 @@ PYBIND11_MODULE(_core, m) {
   tbdse::bindings::register_application(m);
   tbdse::bindings::register_hwwl(m);
   tbdse::bindings::register_tasks(m);
+  tbdse::bindings::register_vgiw(m);
 }

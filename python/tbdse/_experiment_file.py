@@ -53,6 +53,7 @@ FILE_GENERATORS = {
     "edge_list": "edge_list",
     "application": "application_file",
     "tasks": "tasks_file",
+    "cfg": "cfg_file",
 }
 FILE_FORMAT_BY_SUFFIX = {
     ".tasks.yaml": "tasks",
@@ -64,7 +65,15 @@ FILE_FORMAT_BY_SUFFIX = {
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
 KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests", "mem_fraction")
 # Generators of workloads that are not task graphs (no cost model, no kernels).
-MODEL_GENERATORS = ("bfs", "sssp", "lonestar")
+MODEL_GENERATORS = (
+    "bfs",
+    "sssp",
+    "lonestar",
+    "rodinia",
+    "divergent_cfg",
+    "cfg_file",
+    "vgiw_example",
+)
 
 
 def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:

@@ -350,12 +350,27 @@ class Result:
         return self._row
 
     @property
+    def has_makespan(self) -> bool:
+        """False for a run that reports no time, e.g. a kernel that does not
+        map onto an SGMF fabric (its metric ``maps`` is 0)."""
+        return "makespan_cycles" in self._metrics
+
+    @property
     def makespan_cycles(self) -> int:
+        self._require_makespan()
         return int(self._metrics["makespan_cycles"])
 
     @property
     def makespan_us(self) -> float:
+        self._require_makespan()
         return float(self._metrics["makespan_us"])
+
+    def _require_makespan(self) -> None:
+        if not self.has_makespan:
+            raise ConfigError(
+                "this run has no makespan (a kernel that does not map onto the fabric "
+                "reports maps = 0); check Result.has_makespan first"
+            )
 
     @property
     def metrics(self) -> dict[str, float]:

@@ -33,7 +33,10 @@ __all__ = [
     "Juggler",
     "Prelaunch",
     "Scheme",
+    "Sgmf",
+    "Simt",
     "Topology",
+    "Vgiw",
     "Wireframe",
     "info",
     "list_schemes",
@@ -229,6 +232,35 @@ class Juggler(Scheme):
     docs/models/juggler.md)."""
 
     scheme_name = "juggler"
+
+
+class Simt(Scheme):
+    """A Fermi SM running a control-flow kernel: warps of ``warp_size`` with
+    active masks, reconvergence at the immediate post-dominator; time is the
+    busiest issue pipe (ALU lanes, ``ldst_units``, ``sfu_units``, issue width,
+    all scaled by ``issue_efficiency``) or DRAM at ``dram_bytes_per_cycle``;
+    ``rf_accesses_per_instruction`` counts register-file accesses (VGIW §2,
+    Fig. 1b; docs/models/vgiw.md)."""
+
+    scheme_name = "simt"
+
+
+class Sgmf(Scheme):
+    """The whole kernel mapped once on the fabric (``fabric_*`` unit counts,
+    ``fabric_scale``), or "does not map" (a NaN row with ``maps`` = 0); every
+    thread flows through every path (SGMF, ISCA 2014; docs/models/vgiw.md)."""
+
+    scheme_name = "sgmf"
+
+
+class Vgiw(Scheme):
+    """Control-flow coalescing: the smallest block id with waiting threads
+    runs its thread vector on the fabric; ``reconfig_model`` fixed
+    (``reconfig_cycles``) or sqrt (11 x sqrt(units), twice); tiles of
+    ``cvt_bits`` / blocks threads; live values through the LVC
+    (``lvc_line_threads``, ``split_cut_values``) (VGIW §2-3; docs/models/vgiw.md)."""
+
+    scheme_name = "vgiw"
 
 
 def as_scheme(value: Scheme | str | Mapping[str, Any]) -> Scheme:

@@ -13,7 +13,9 @@ clauses (``tasks_file`` reads one from YAML); ``juggler_app`` builds Juggler's
 seven kernels (Table 1) with it.
 Worklist workloads for the hardware-worklist machine: ``bfs``, ``sssp`` and
 ``lonestar`` (generators) and :func:`graph_operator`, over graphs from
-:mod:`tbdse.workloads.graphs`.
+:mod:`tbdse.workloads.graphs`.  Control-flow kernels for the simt, sgmf and
+vgiw machines: ``rodinia`` (VGIW Table 2), ``divergent_cfg``, ``cfg_file``,
+``vgiw_example`` (generators) and :func:`cfg_kernel` over :class:`BasicBlock`.
 """
 
 import pandas as pd
@@ -27,6 +29,15 @@ from tbdse.workloads.blockmaestro_apps import (
     blockmaestro_app,
     blockmaestro_app_names,
     vector_add_pair,
+)
+from tbdse.workloads.cfg import (
+    BasicBlock,
+    cfg_file,
+    cfg_kernel,
+    divergent_cfg,
+    rodinia,
+    rodinia_names,
+    vgiw_example,
 )
 from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.generators import (
@@ -50,6 +61,7 @@ __all__ = [
     "Access",
     "Affine",
     "Application",
+    "BasicBlock",
     "Buffer",
     "DepLinks",
     "Kernel",
@@ -66,8 +78,11 @@ __all__ = [
     "bx",
     "by",
     "bz",
+    "cfg_file",
+    "cfg_kernel",
     "chain",
     "dependency_report",
+    "divergent_cfg",
     "from_edges",
     "from_networkx",
     "generator_names",
@@ -86,11 +101,14 @@ __all__ = [
     "pairwise_barrier",
     "read_edge_list",
     "read_stg",
+    "rodinia",
+    "rodinia_names",
     "sssp",
     "task_report",
     "tasks_file",
     "tasks_from_spec",
     "vector_add_pair",
+    "vgiw_example",
     "wavefront",
     "wireframe_benchmark",
 ]

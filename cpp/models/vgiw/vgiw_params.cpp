@@ -1,0 +1,113 @@
+#include "models/vgiw/vgiw_params.hpp"
+
+namespace tbdse::vgiw {
+
+namespace {
+
+// The fabric fields sgmf and vgiw share (docs/models/vgiw.md, "Fabric").
+template <class P>
+void add_fabric(ParamTable<P>& t) {
+  const auto units = [&t](std::int64_t P::*member, const char* name, const char* what) {
+    t.add(member, {.name = name, .unit = "units",
+                   .doc = std::string(what) + " on the fabric (before fabric_scale)",
+                   .paper_ref = "VGIW Table 1", .min_value = 0, .max_value = 1e6});
+  };
+  units(&P::fabric_alu, "fabric_alu", "combined FPU-ALU compute units");
+  units(&P::fabric_special, "fabric_special", "special compute units (div, sqrt: non-pipelined ops)");
+  units(&P::fabric_ldst, "fabric_ldst", "load/store units (one uncoalesced access per cycle each)");
+  units(&P::fabric_lvu, "fabric_lvu", "live value load/store units (LVC accesses)");
+  units(&P::fabric_split_join, "fabric_split_join", "split/join units (fan-out, memory ordering)");
+  units(&P::fabric_cvu, "fabric_cvu", "control vector units (one injects a replica's thread ids)");
+  t.add(&P::fabric_scale, {.name = "fabric_scale", .unit = "x",
+                           .doc = "multiplies every unit count (rounded down, at least 1 where "
+                                  "the count is not 0): the fabric-size axis",
+                           .paper_ref = "tbdse", .min_value = 0.01, .max_value = 1000});
+  t.add(&P::hop_cycles, {.name = "hop_cycles", .unit = "cycles",
+                         .doc = "pipeline fill per dataflow level (a unit and a switch hop); a "
+                                "block's depth is ceil(ops / 2) levels (tbdse's)",
+                         .paper_ref = "VGIW §3.5 (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+  t.add(&P::l1_latency, {.name = "l1_latency", .unit = "cycles",
+                         .doc = "added to the pipeline fill of a block with loads or stores",
+                         .paper_ref = "tbdse assumption (Fermi L1 hit)", .min_value = 0, .max_value = 1e6});
+  t.add(&P::dram_bytes_per_cycle,
+        {.name = "dram_bytes_per_cycle", .unit = "B/cycle",
+         .doc = "the core's DRAM share: GTX480 177.4 GB/s over 15 SMs at 1.4 GHz is 8.4",
+         .paper_ref = "VGIW §4 (tbdse's per-core share)", .min_value = 0.001, .max_value = 1e6});
+}
+
+}  // namespace
+
+const ParamTable<SimtParams>& SimtParams::params() {
+  static const ParamTable<SimtParams> table = [] {
+    ParamTable<SimtParams> t;
+    t.add(&SimtParams::warp_size, {.name = "warp_size", .unit = "threads",
+                                   .doc = "threads per warp; lane utilisation counts this many lanes",
+                                   .paper_ref = "VGIW §2, Fig. 1b", .min_value = 1, .max_value = 64});
+    t.add(&SimtParams::issue_efficiency,
+          {.name = "issue_efficiency", .unit = "fraction",
+           .doc = "share of peak issue the warps sustain (stalls not hidden); calibrated on Fig. 7",
+           .paper_ref = "tbdse (calibrated on VGIW Fig. 7)", .min_value = 0.01, .max_value = 1});
+    t.add(&SimtParams::ldst_units, {.name = "ldst_units", .unit = "units",
+                                    .doc = "load/store units: a warp memory instruction takes "
+                                           "warp_size / ldst_units cycles of that pipe",
+                                    .paper_ref = "Fermi SM (16)", .min_value = 1, .max_value = 1024});
+    t.add(&SimtParams::sfu_units, {.name = "sfu_units", .unit = "units",
+                                   .doc = "special function units: a warp special instruction "
+                                          "takes warp_size / sfu_units cycles of that pipe",
+                                   .paper_ref = "Fermi SM (4)", .min_value = 1, .max_value = 1024});
+    t.add(&SimtParams::rf_accesses_per_instruction,
+          {.name = "rf_accesses_per_instruction", .unit = "accesses",
+           .doc = "register-file accesses per warp instruction, one per warp (Fig. 3's count)",
+           .paper_ref = "VGIW Fig. 3 (tbdse: 2 reads + 1 write)", .min_value = 0, .max_value = 16});
+    t.add(&SimtParams::dram_bytes_per_cycle,
+          {.name = "dram_bytes_per_cycle", .unit = "B/cycle",
+           .doc = "the SM's DRAM share: GTX480 177.4 GB/s over 15 SMs at 1.4 GHz is 8.4",
+           .paper_ref = "VGIW §4 (tbdse's per-SM share)", .min_value = 0.001, .max_value = 1e6});
+    return t;
+  }();
+  return table;
+}
+
+const ParamTable<SgmfParams>& SgmfParams::params() {
+  static const ParamTable<SgmfParams> table = [] {
+    ParamTable<SgmfParams> t;
+    add_fabric(t);
+    return t;
+  }();
+  return table;
+}
+
+const ParamTable<VgiwParams>& VgiwParams::params() {
+  static const ParamTable<VgiwParams> table = [] {
+    ParamTable<VgiwParams> t;
+    add_fabric(t);
+    t.add(&VgiwParams::reconfig_model,
+          {.name = "reconfig_model",
+           .doc = "fixed: reconfig_cycles per configuration (§2: 34); sqrt: 11 x sqrt(units) "
+                  "cycles, twice (§3.2: 229 for 108 units)",
+           .paper_ref = "VGIW §2, §3.2", .choices = {"fixed", "sqrt"}});
+    t.add(&VgiwParams::reconfig_cycles,
+          {.name = "reconfig_cycles", .unit = "cycles",
+           .doc = "cycles of one reconfiguration under reconfig_model 'fixed'",
+           .paper_ref = "VGIW §2 (34)", .min_value = 0, .max_value = 1e9});
+    t.add(&VgiwParams::cvt_bits,
+          {.name = "cvt_bits", .unit = "bits",
+           .doc = "control vector table size: tiles of cvt_bits / blocks threads (a multiple of "
+                  "64) run one after another",
+           .paper_ref = "VGIW §3.2 (size tbdse's)", .min_value = 64, .max_value = 1e12});
+    t.add(&VgiwParams::lvc_line_threads,
+          {.name = "lvc_line_threads", .unit = "threads",
+           .doc = "consecutive thread ids whose value of one live value share an LVC line; a "
+                  "block execution makes one LVC access per live value per line it touches",
+           .paper_ref = "VGIW §3.4 (tbdse's reading)", .min_value = 1, .max_value = 1024});
+    t.add(&VgiwParams::split_cut_values,
+          {.name = "split_cut_values", .unit = "values",
+           .doc = "live values stored and reloaded through the LVC at each cut of a block "
+                  "split because it is bigger than the fabric",
+           .paper_ref = "VGIW §1 (tbdse assumption)", .min_value = 0, .max_value = 1000});
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace tbdse::vgiw

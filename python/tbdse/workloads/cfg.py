@@ -1,0 +1,309 @@
+"""Control-flow kernels for the ``simt``, ``sgmf`` and ``vgiw`` machines
+(VGIW, MICRO-48 2015; docs/models/vgiw.md): a kernel is a control-flow graph
+of basic blocks over a number of threads.
+
+* :class:`BasicBlock` and :func:`cfg_kernel` describe a kernel in Python;
+  :func:`cfg_file` reads the same description from YAML.
+* :func:`rodinia` builds the Rodinia kernels of the paper's Table 2 with its
+  basic-block counts; op mixes, thread counts and divergence are not in the
+  paper, so each preset is tbdse's derivation from the kernel's source
+  structure (``RODINIA[...]["source"]`` says what).
+* :func:`divergent_cfg` is a synthetic kernel of any size and divergence
+  (benchmarks, the design-space sweep); :func:`vgiw_example` is the
+  eight-thread example of Figs. 1-2.
+
+>>> import tbdse as td
+>>> wl = td.workloads.vgiw_example()
+>>> wl.kind, wl.sizes()
+('cfg', {'blocks': 6, 'threads': 8})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tbdse import _core
+from tbdse._checks import whole
+from tbdse._params import unknown_name
+from tbdse.errors import ConfigError
+from tbdse.workloads._rodinia_cfg_defs import RODINIA
+from tbdse.workloads.base import Workload, generator
+
+__all__ = [
+    "RODINIA",
+    "BasicBlock",
+    "cfg_file",
+    "cfg_kernel",
+    "divergent_cfg",
+    "rodinia",
+    "rodinia_names",
+    "vgiw_example",
+]
+
+
+@dataclass
+class BasicBlock:
+    """One basic block: what a thread executes in it and where it goes next.
+
+    Attributes:
+        succ: successor block ids, at most two; a back edge goes to an id not
+            larger than the block's own (ids are a reverse post-order, VGIW §3.1).
+        branch: how a block with two successors picks ``succ[0]``: ``probability``
+            (a fresh draw at every visit, chance ``p``), ``predicate`` (one draw
+            per thread: the same choice at every visit; forward edges only),
+            ``loop`` (``succ[0]`` is the back edge, taken ``trips - 1`` times with
+            ``trips`` per thread uniform in ``trips_min..trips_max``) or ``paths``
+            (the kernel's explicit per-thread paths decide).
+        alu: FPU-ALU operations per thread (compute units; SIMT ALU lanes).
+        special: non-pipelined operations (div, sqrt, exp): special compute
+            units on the fabric, SFUs on the SM.
+        ldst: global-memory loads and stores per thread.
+        mem_intensity: share (0..1) of the load/store accesses that miss the L1
+            and move 4 bytes from DRAM.
+        defs, uses: value names the block defines and uses; a value used but not
+            defined here is an LVC load, one defined here and used by another
+            block an LVC store.
+        lv_loads, lv_stores: explicit live-value counts (-1 = derived from defs/uses).
+        split_join: split/join units of one replica (-1 = ceil(ldst / 2)).
+        p, trips_min, trips_max: the branch model's parameters.
+        name: for messages and tables.
+    """
+
+    succ: list[int] = field(default_factory=list)
+    branch: str = "none"
+    alu: int = 1
+    special: int = 0
+    ldst: int = 0
+    mem_intensity: float = 0.0
+    defs: list[str] = field(default_factory=list)
+    uses: list[str] = field(default_factory=list)
+    lv_loads: int = -1
+    lv_stores: int = -1
+    split_join: int = -1
+    p: float = 0.5
+    trips_min: int = 1
+    trips_max: int = 1
+    name: str = ""
+
+
+def _block_dict(b: BasicBlock | Mapping[str, Any], i: int) -> dict[str, Any]:
+    if isinstance(b, BasicBlock):
+        return asdict(b)
+    if isinstance(b, Mapping):
+        return dict(b)
+    raise ConfigError(f"block {i} must be a BasicBlock or a mapping of its fields; got {b!r}")
+
+
+def cfg_kernel(
+    blocks: Sequence[BasicBlock | Mapping[str, Any]],
+    threads: int,
+    *,
+    paths: Sequence[Sequence[int]] | None = None,
+    name: str = "kernel",
+) -> Workload:
+    """A kernel from its blocks (ids = positions, entry 0) run by ``threads``
+    threads; ``paths`` (optional) gives explicit per-thread paths, thread ``t``
+    following ``paths[t % len(paths)]`` at every block whose branch is ``paths``."""
+    made = [_block_dict(b, i) for i, b in enumerate(blocks)]
+    n = whole(threads, "threads", 1, 2**30)
+    kernel = _core.CfgKernel(name, made, n, [list(p) for p in (paths or [])])
+    return Workload(model_input=kernel, name=name)
+
+
+def _from_spec(spec: Mapping[str, Any], where: str) -> Workload:
+    if not isinstance(spec, Mapping):
+        raise ConfigError(f"{where}: a kernel is a mapping with 'threads' and 'blocks'")
+    unknown = set(spec) - {"name", "threads", "blocks", "paths"}
+    if unknown:
+        raise unknown_name(
+            f"key of kernel file {where}",
+            sorted(unknown)[0],
+            ("name", "threads", "blocks", "paths"),
+        )
+    if "blocks" not in spec or "threads" not in spec:
+        raise ConfigError(f"{where}: a kernel needs 'threads' and 'blocks'")
+    return cfg_kernel(
+        spec["blocks"],
+        spec["threads"],
+        paths=spec.get("paths"),
+        name=str(spec.get("name", Path(where).stem)),
+    )
+
+
+@generator("cfg_file", naming=lambda p: Path(str(p.get("path", ""))).stem)
+def cfg_file(path: str, threads: int = 0, *, name: str | None = None) -> Workload:
+    """A control-flow kernel from a YAML file (name, threads, blocks, paths);
+    ``threads`` > 0 overrides the file's."""
+    with open(path, encoding="utf-8") as f:
+        spec = yaml.safe_load(f)
+    if threads:
+        spec = {**spec, "threads": threads}
+    made = _from_spec(spec, path)
+    if name:
+        made.name = name
+    made.generator, made.params = "cfg_file", {"path": path, "threads": threads}
+    return made
+
+
+@generator("vgiw_example", naming=lambda p: "Fig. 1 example")
+def vgiw_example(*, name: str | None = None) -> Workload:
+    """The eight-thread kernel of VGIW Figs. 1-2: BB1..BB6 are blocks 0..5;
+    threads 1, 3, 8 take BB2, threads 2, 7 BB3 and BB4, threads 4-6 BB3 and BB5."""
+    blocks = [
+        BasicBlock(succ=[1, 2], branch="paths", name="BB1"),
+        BasicBlock(succ=[5], name="BB2"),
+        BasicBlock(succ=[3, 4], branch="paths", name="BB3"),
+        BasicBlock(succ=[5], name="BB4"),
+        BasicBlock(succ=[5], name="BB5"),
+        BasicBlock(name="BB6"),
+    ]
+    p2, p34, p35 = [0, 1, 5], [0, 2, 3, 5], [0, 2, 4, 5]
+    made = cfg_kernel(
+        blocks, 8, paths=[p2, p34, p2, p35, p35, p35, p34, p2], name=name or "Fig. 1 example"
+    )
+    made.generator, made.params = "vgiw_example", {}
+    return made
+
+
+def _structured(
+    blocks: int,
+    *,
+    alu: int,
+    special: int,
+    ldst: int,
+    mem: float,
+    p: float,
+    loop: tuple[int, int] | None,
+    lv: int,
+    branch: str = "probability",
+) -> list[BasicBlock]:
+    """A kernel shape of ``blocks`` blocks: entry 0, then if-then regions
+    (a header branching with chance ``p`` into a then-block or past it), and,
+    with ``loop``, a loop over blocks 1..n-2 whose latch n-2 iterates
+    ``loop`` = (trips_min, trips_max) times per thread; the last block exits.
+    Ops vary by block around the given means (weights 1, 0.6, 1.4, 0.8, 1.2);
+    block i defines ``lv`` values that block i+1 uses (thread ids come from
+    the control vector units, not the LVC, §2)."""
+    weights = (1.0, 0.6, 1.4, 0.8, 1.2)
+    out: list[BasicBlock] = []
+    for i in range(blocks):
+        w = weights[i % len(weights)]
+        defs = [f"v{i}_{j}" for j in range(lv)]
+        uses = [f"v{i - 1}_{j}" for j in range(lv)] if i else []
+        out.append(
+            BasicBlock(
+                alu=max(1, round(alu * w)),
+                special=round(special * w) if special else 0,
+                ldst=round(ldst * w) if ldst else 0,
+                mem_intensity=mem,
+                defs=defs,
+                uses=uses,
+                name=f"b{i}",
+            )
+        )
+    last = blocks - 1
+    latch = blocks - 2 if loop and blocks >= 3 else -1
+    i = 0
+    while i < last:
+        region_end = latch if latch > 0 else last  # ifs stay inside the loop body
+        if i + 2 <= region_end and i != latch and i + 1 != latch:
+            out[i].succ, out[i].branch, out[i].p = [i + 1, i + 2], branch, p
+            out[i + 1].succ = [i + 2]
+            i += 2
+        else:
+            out[i].succ = [i + 1]
+            i += 1
+    if latch > 0:
+        out[latch].succ, out[latch].branch = [1, last], "loop"
+        out[latch].trips_min, out[latch].trips_max = loop or (1, 1)
+    return out
+
+
+def rodinia_names() -> list[str]:
+    return list(RODINIA)
+
+
+@generator("rodinia", naming=lambda p: str(p.get("benchmark", "?")))
+def rodinia(
+    benchmark: str, threads: int = 0, divergence: float = -1.0, *, name: str | None = None
+) -> Workload:
+    """A Rodinia kernel of VGIW Table 2 (block count from the paper, the rest
+    tbdse's); ``threads`` > 0 and ``divergence`` >= 0 (the if-regions' branch
+    chance) override the preset's."""
+    if benchmark not in RODINIA:
+        raise unknown_name("Rodinia kernel", benchmark, RODINIA)
+    spec = RODINIA[benchmark]
+    p = spec["p"] if divergence < 0 else float(divergence)
+    if not 0.0 <= p <= 1.0:
+        raise ConfigError(
+            f"rodinia: 'divergence' must be in [0, 1] (or -1 for the preset's); got {p}"
+        )
+    n = threads or spec["threads"]
+    blocks = _structured(
+        spec["blocks"],
+        alu=spec["alu"],
+        special=spec["special"],
+        ldst=spec["ldst"],
+        mem=spec["mem"],
+        p=p,
+        loop=spec["loop"],
+        lv=spec["lv"],
+    )
+    made = cfg_kernel(blocks, n, name=name or benchmark)
+    made.generator, made.params = (
+        "rodinia",
+        {"benchmark": benchmark, "threads": threads, "divergence": divergence},
+    )
+    return made
+
+
+@generator(
+    "divergent_cfg", naming=lambda p: f"cfg {p.get('blocks')} blocks, div {p.get('divergence')}"
+)
+def divergent_cfg(
+    blocks: int = 50,
+    threads: int = 65536,
+    divergence: float = 0.3,
+    alu: int = 8,
+    special: int = 1,
+    ldst: int = 2,
+    mem_intensity: float = 0.2,
+    live_values: int = 2,
+    *,
+    name: str | None = None,
+) -> Workload:
+    """A synthetic kernel of ``blocks`` blocks in if-then regions whose
+    headers send a share ``divergence`` of the threads (a per-thread
+    predicate) into the then-block; no loops.  For benchmarks and sweeps."""
+    nb = whole(blocks, "blocks", 1, 4096)
+    if not 0.0 <= divergence <= 1.0:
+        raise ConfigError(f"divergent_cfg: 'divergence' must be in [0, 1]; got {divergence}")
+    made_blocks = _structured(
+        nb,
+        alu=alu,
+        special=special,
+        ldst=ldst,
+        mem=mem_intensity,
+        p=divergence,
+        loop=None,
+        lv=live_values,
+        branch="predicate",
+    )
+    made = cfg_kernel(made_blocks, threads, name=name or f"cfg{nb}_div{divergence:g}")
+    made.generator = "divergent_cfg"
+    made.params = {
+        "blocks": nb,
+        "threads": threads,
+        "divergence": divergence,
+        "alu": alu,
+        "special": special,
+        "ldst": ldst,
+        "mem_intensity": mem_intensity,
+        "live_values": live_values,
+    }
+    return made

@@ -1,0 +1,226 @@
+"""The control-flow machines of VGIW (MICRO-48 2015): simt, sgmf and vgiw on
+CFG kernels.  The Figs. 1-2 example, every thread's own path on every
+machine, "does not map" rows, bad CFGs, the sweep path with speed-ups, and
+determinism on 1 and N threads."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tbdse as td
+
+MACHINES = ["simt", "sgmf", "vgiw"]
+BB = td.workloads.BasicBlock
+
+
+def test_fig1_example_lane_utilisation_and_configurations() -> None:
+    # Figs. 1-2: one warp of eight lanes, one instruction per block: active
+    # lanes 8 + 3 + 5 + 2 + 3 + 8 = 29 of 6 x 8 = 48; vgiw loads six configurations.
+    wl = td.workloads.vgiw_example()
+    simt = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=8))
+    assert simt.metrics["lane_utilisation"] == pytest.approx(29 / 48)
+    assert simt.metrics["warp_instructions"] == 6
+    vgiw = td.simulate(wl, "gtx480", "vgiw")
+    assert vgiw.metrics["configurations"] == 6
+    assert vgiw.metrics["reconfig_cycles"] == 6 * 34
+    for r in (simt, vgiw, td.simulate(wl, "gtx480", "sgmf")):
+        assert r.metrics["block_executions"] == 29
+        lengths = r.values()["path_length"].to_numpy()
+        assert lengths.tolist() == [3, 4, 3, 4, 4, 4, 4, 3]  # threads 1..8
+
+
+def test_reconfig_models() -> None:
+    # sqrt: 2 x ceil(11 x sqrt(108)) = 2 x 115 = 230 cycles per configuration (§3.2).
+    wl = td.workloads.vgiw_example()
+    r = td.simulate(wl, "gtx480", td.schemes.Vgiw(reconfig_model="sqrt"))
+    assert r.metrics["reconfig_cycles"] == 6 * 230
+
+
+def _random_cfg(draw: Any) -> td.Workload:
+    n = draw(st.integers(1, 9))
+    blocks = []
+    for i in range(n):
+        ops = {
+            "alu": draw(st.integers(1, 12)),
+            "ldst": draw(st.integers(0, 3)),
+            "special": draw(st.integers(0, 2)),
+            "mem_intensity": draw(st.sampled_from([0.0, 0.3])),
+        }
+        if i == n - 1:
+            blocks.append(BB(**ops))
+            continue
+        kind = draw(
+            st.sampled_from(["straight", "branch", "loop"] if i > 0 else ["straight", "branch"])
+        )
+        if kind == "straight":
+            blocks.append(BB(succ=[i + 1], **ops))
+        elif kind == "branch":
+            far = draw(st.integers(i + 1, n - 1))
+            succ = [i + 1, far] if far != i + 1 else [i + 1]
+            br = draw(st.sampled_from(["probability", "predicate"])) if len(succ) == 2 else "none"
+            blocks.append(BB(succ=succ, branch=br, p=draw(st.sampled_from([0.1, 0.5, 0.9])), **ops))
+        else:
+            back = draw(st.integers(1, i))
+            blocks.append(
+                BB(
+                    succ=[back, i + 1],
+                    branch="loop",
+                    trips_min=1,
+                    trips_max=draw(st.integers(1, 4)),
+                    **ops,
+                )
+            )
+    threads = draw(st.integers(1, 300))
+    return td.workloads.cfg_kernel(blocks, threads, name="random")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_thread_executes_its_own_path_on_every_machine(data: Any) -> None:
+    # Property: the three machines see each thread walk exactly the same blocks
+    # (same path lengths and digests), every run takes cycles > 0, and a run
+    # repeated gives the same row.
+    wl = _random_cfg(data.draw)
+    seed = data.draw(st.integers(0, 3))
+    paths = []
+    for m in MACHINES:
+        r = td.simulate(wl, "gtx480", m, seed=seed)
+        if m == "sgmf" and r.metrics["maps"] == 0:  # more units than the fabric has
+            assert not r.has_makespan
+            continue
+        v = r.values()
+        paths.append((v["path_length"].to_numpy(), v["path_hash"].to_numpy()))
+        assert r.has_makespan and r.makespan_cycles > 0
+        assert r.metrics["block_executions"] == v["path_length"].sum()
+        again = td.simulate(wl, "gtx480", m, seed=seed)
+        assert again.metrics == r.metrics
+    for lengths, digests in paths[1:]:
+        assert (lengths == paths[0][0]).all() and (digests == paths[0][1]).all()
+
+
+def test_sgmf_does_not_map_is_a_row_not_an_error() -> None:
+    big = td.workloads.cfg_kernel([BB(alu=40)], 1024, name="big")
+    r = td.simulate(big, "gtx480", "sgmf")
+    assert not r.has_makespan and r.metrics["maps"] == 0
+    with pytest.raises(td.ConfigError, match="no makespan"):
+        _ = r.makespan_cycles
+    df = td.sweep(big, "gtx480", ["sgmf", "vgiw"], baseline="simt")
+    row = df.set_index("scheme")
+    assert math.isnan(row.loc["sgmf", "makespan_cycles"]) and row.loc["sgmf", "maps"] == 0
+    assert row.loc["vgiw", "split_blocks"] == 1 and row.loc["vgiw", "maps"] == 1
+
+
+@pytest.mark.parametrize(
+    ("blocks", "match"),
+    [
+        ([BB(succ=[1]), BB(), BB()], r"block 2 is unreachable"),
+        ([BB(succ=[1, 2, 3], branch="probability"), BB(), BB(), BB()], r"at most two"),
+        ([BB(succ=[1, 2]), BB(), BB()], r"'branch'"),
+        ([BB(succ=[1, 2], branch="sometimes"), BB(), BB()], r"'branch' is 'sometimes'; valid"),
+        ([{"alu": 1, "flops": 3}], r"'flops' is unknown; valid: name, alu"),
+        ([BB(succ=[0, 1], branch="predicate"), BB()], r"cannot be a back edge"),
+    ],
+)
+def test_bad_cfgs_name_the_block_and_key(blocks: list[Any], match: str) -> None:
+    with pytest.raises(td.ConfigError, match=match):
+        td.workloads.cfg_kernel(blocks, 64)
+
+
+def test_block_bigger_than_every_fabric_unit_type_is_an_error_naming_it() -> None:
+    wl = td.workloads.cfg_kernel([BB(alu=4, special=1)], 64)
+    with pytest.raises(td.ConfigError, match="special units but the fabric has none"):
+        td.simulate(wl, "gtx480", td.schemes.Vgiw(fabric_special=0))
+
+
+def test_live_values_are_derived_from_defs_and_uses() -> None:
+    k = td.workloads.cfg_kernel(
+        [BB(succ=[1], defs=["a", "b", "t"], uses=["t"]), BB(uses=["a", "b"], defs=["c"])], 8
+    ).model_input
+    # Block 0 stores a and b (used by block 1), not t (used only where defined);
+    # block 1 loads a and b and stores nothing.
+    assert k.live_values() == [(0, 2), (2, 0)]
+
+
+def test_cfg_file_and_yaml_experiment(tmp_path: Path) -> None:
+    (tmp_path / "k.yaml").write_text(
+        "name: diamond\nthreads: 256\nblocks:\n"
+        "  - {succ: [1, 2], branch: predicate, p: 0.3, alu: 4}\n"
+        "  - {succ: [3], alu: 8, ldst: 1}\n  - {succ: [3], alu: 2}\n  - {alu: 1}\n"
+    )
+    (tmp_path / "exp.yaml").write_text(
+        "name: t\ngpu: gtx480\nworkloads:\n  - {file: k.yaml, format: cfg}\n"
+        "  - {generator: divergent_cfg, blocks: 6, threads: 512}\n"
+        "scheme: vgiw\nbaseline: simt\ngrid:\n  reconfig_model: [fixed, sqrt]\n"
+    )
+    exp = td.experiment.load(tmp_path / "exp.yaml")
+    df = exp.run(tmp_path / "out", progress=False, echo=lambda _: None)
+    assert len(df) == 4 and (df["speedup"] > 0).all()
+    assert set(df["workload"]) == {"diamond", "cfg6_div0.3"}
+
+
+def test_speedups_over_simt_and_sgmf_use_the_baseline_column() -> None:
+    wl = td.workloads.rodinia("nn_euclid", threads=4096)
+    df = td.sweep(wl, "gtx480", "vgiw", baseline="simt")
+    simt = td.simulate(wl, "gtx480", "simt").makespan_cycles
+    assert df["speedup"].iloc[0] == pytest.approx(simt / df["makespan_cycles"].iloc[0])
+
+
+def test_sweep_is_deterministic_on_one_and_many_threads() -> None:
+    wl = [td.workloads.divergent_cfg(blocks=12, threads=2048, divergence=d) for d in (0.1, 0.5)]
+    kw: dict[str, Any] = {"grid": {"fabric_scale": [0.5, 1.0]}, "seed": 5, "progress": False}
+    a = td.sweep(wl, "gtx480", ["vgiw", "sgmf"], threads=1, **kw)
+    b = td.sweep(wl, "gtx480", ["vgiw", "sgmf"], threads=4, **kw)
+    cols = [c for c in a.columns if a[c].dtype.kind == "f"]
+    np.testing.assert_array_equal(a[cols].to_numpy(), b[cols].to_numpy())
+
+
+def test_rodinia_presets_have_table2_block_counts() -> None:
+    counts = {
+        "bfs_kernel": 8,
+        "cfd_compute_flux": 12,
+        "lud_perimeter": 22,
+        "hotspot_kernel": 27,
+        "lavamd_kernel": 21,
+        "bpnn_layerforward": 20,
+        "nw_needle_1": 13,
+        "sm_compute_cost": 6,
+    }
+    for name, n in counts.items():
+        assert td.workloads.rodinia(name, threads=64).sizes()["blocks"] == n
+    for spec in td.workloads.cfg.RODINIA.values():
+        assert spec["source"]  # each preset says where its numbers come from
+
+
+def test_divergence_hurts_simt_not_vgiw() -> None:
+    # Trend: more divergence lowers simt's lane utilisation and raises vgiw's
+    # speed-up over it (the paper's premise, §2).
+    rows = []
+    for d in (0.0, 0.5):
+        wl = td.workloads.divergent_cfg(blocks=20, threads=8192, divergence=d)
+        rows.append(
+            td.sweep(wl, "gtx480", "vgiw", baseline="simt", progress=False)["speedup"].iloc[0]
+        )
+    assert rows[1] > rows[0]
+
+
+def test_kernels_pickle_and_resume_from_a_checkpoint(tmp_path: Path) -> None:
+    # A kernel survives pickling (sweeps in worker processes, checkpoints) and
+    # a resumed sweep gives the same rows as a fresh one.
+    import pickle
+
+    wl = td.workloads.rodinia("lud_diagonal", threads=2048)
+    back = pickle.loads(pickle.dumps(wl))
+    assert back.model_input.content_hash == wl.model_input.content_hash
+    assert back.model_input.blocks == wl.model_input.blocks
+    kw: dict[str, Any] = {"grid": {"reconfig_model": ["fixed", "sqrt"]}, "progress": False}
+    fresh = td.sweep(wl, "gtx480", "vgiw", **kw)
+    td.sweep(wl, "gtx480", "vgiw", checkpoint=tmp_path / "ck", **kw)
+    resumed = td.sweep(back, "gtx480", "vgiw", checkpoint=tmp_path / "ck", **kw)
+    assert (fresh["makespan_cycles"].to_numpy() == resumed["makespan_cycles"].to_numpy()).all()
