@@ -241,9 +241,8 @@ def test_application_files_are_workloads(tmp_path: Path) -> None:
     bm = df[df["scheme"] == "blockmaestro"]
     assert (bm["speedup"] > 1).all()  # the second launch is hidden behind the first kernel
     bad = text.replace("file: apps/pair.yaml", "file: apps/pair.yaml\n  format: cuda")
-    assert "must be one of 'stg', 'edge_list', 'application', 'tasks', 'cfg'; got 'cuda'" in problems_of(
-        write(tmp_path, bad, "bad.yaml")
-    )
+    formats = "'stg', 'edge_list', 'application', 'tasks', 'cfg'"
+    assert f"must be one of {formats}; got 'cuda'" in problems_of(write(tmp_path, bad, "bad.yaml"))
 
 
 def test_interrupted_run_resumes_from_its_checkpoint(
