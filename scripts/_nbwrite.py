@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the helpers are notebook code, kept as the notebooks show them)
 """Shared by the scripts/make_*_notebook.py generators: writes a notebook from
 (kind, source) cells, kind "md" or "code"."""
 
@@ -8,6 +9,17 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Code every reproduction notebook starts with (after its imports, which bring
+# tempfile and tbdse as td): run an experiment file quietly into a temporary
+# folder, and collect the paper-vs-tbdse table row by row.
+RUN_HELPER = """def run(name):
+    exp = td.experiment.load(f"../experiments/{name}.yaml")
+    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
+"""
+ROWS_HELPER = """rows = []  # the paper-vs-tbdse table: (quantity, paper, tbdse, calibrated or predicted)
+def row(quantity, paper, ours, kind):
+    rows.append({"quantity": quantity, "paper": paper, "tbdse": ours, "kind": kind})"""
 
 
 def write_notebook(cells: list[tuple[str, str]], name: str) -> Path:

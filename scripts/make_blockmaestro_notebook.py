@@ -7,7 +7,7 @@ Usage: python scripts/make_blockmaestro_notebook.py && python scripts/run_notebo
 
 from __future__ import annotations
 
-from _nbwrite import write_notebook
+from _nbwrite import ROWS_HELPER, RUN_HELPER, write_notebook
 
 CELLS: list[tuple[str, str]] = [
     (
@@ -50,19 +50,18 @@ import matplotlib.pyplot as plt
 import tbdse as td
 from tbdse.workloads import blockmaestro_apps
 
-def run(name):
-    exp = td.experiment.load(f"../experiments/{name}.yaml")
-    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
-
+"""
+        + RUN_HELPER
+        + """
 def gmean(s):
     return float(np.exp(np.log(s).mean()))
 
 def pct(speedup):
     return round(100 * (speedup - 1), 2)
 
-rows = []  # the paper-vs-tbdse table: (quantity, paper, tbdse, calibrated or predicted)
-def row(quantity, paper, ours, kind):
-    rows.append({"quantity": quantity, "paper": paper, "tbdse": ours, "kind": kind})
+"""
+        + ROWS_HELPER
+        + """
 
 free_copies = td.gpus.titanx_pascal(copy_latency_us=0, malloc_us=0, copy_gbps=1e6)""",
     ),

@@ -7,7 +7,7 @@ Usage: python scripts/make_hwwl_notebook.py && python scripts/run_notebooks.py n
 
 from __future__ import annotations
 
-from _nbwrite import write_notebook
+from _nbwrite import ROWS_HELPER, RUN_HELPER, write_notebook
 
 CELLS: list[tuple[str, str]] = [
     (
@@ -43,13 +43,11 @@ import pandas as pd
 import matplotlib.pyplot as plt
 import tbdse as td
 
-def run(name):
-    exp = td.experiment.load(f"../experiments/{name}.yaml")
-    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
-
-rows = []  # the paper-vs-tbdse table: (quantity, paper, tbdse, calibrated or predicted)
-def row(quantity, paper, ours, kind):
-    rows.append({"quantity": quantity, "paper": paper, "tbdse": ours, "kind": kind})""",
+"""
+        + RUN_HELPER
+        + """
+"""
+        + ROWS_HELPER,
     ),
     (
         "md",

@@ -7,7 +7,7 @@ Usage: python scripts/make_juggler_notebook.py && python scripts/run_notebooks.p
 
 from __future__ import annotations
 
-from _nbwrite import write_notebook
+from _nbwrite import ROWS_HELPER, RUN_HELPER, write_notebook
 
 CELLS: list[tuple[str, str]] = [
     (
@@ -43,14 +43,12 @@ import pandas as pd
 import matplotlib.pyplot as plt
 import tbdse as td
 
-def run(name):
-    exp = td.experiment.load(f"../experiments/{name}.yaml")
-    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
-
+"""
+        + RUN_HELPER
+        + """
 HEAVY = ["DT-WARP", "INT-HIST", "SM-W"]  # Observation 3's extra array accesses
-rows = []  # the paper-vs-tbdse table, filled section by section
-def row(quantity, paper, tbdse, kind):
-    rows.append({"quantity": quantity, "paper": paper, "tbdse": tbdse, "kind": kind})""",
+"""
+        + ROWS_HELPER,
     ),
     (
         "md",

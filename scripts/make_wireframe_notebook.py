@@ -7,7 +7,7 @@ Usage: python scripts/make_wireframe_notebook.py && python scripts/run_notebooks
 
 from __future__ import annotations
 
-from _nbwrite import write_notebook
+from _nbwrite import ROWS_HELPER, RUN_HELPER, write_notebook
 
 CELLS: list[tuple[str, str]] = [
     (
@@ -45,16 +45,15 @@ import matplotlib.pyplot as plt
 import tbdse as td
 from tbdse.workloads import wireframe_benchmarks as wb
 
-def run(name):
-    exp = td.experiment.load(f"../experiments/{name}.yaml")
-    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
-
+"""
+        + RUN_HELPER
+        + """
 def pct(speedup):
     return round(100 * (speedup - 1), 2)
 
-rows = []  # the paper-vs-tbdse table: (quantity, paper, tbdse, calibrated or predicted)
-def row(quantity, paper, ours, kind):
-    rows.append({"quantity": quantity, "paper": paper, "tbdse": ours, "kind": kind})
+"""
+        + ROWS_HELPER
+        + """
 
 gpu = td.gpus.gtx480()
 benchmarks = list(wb.BENCHMARKS)
