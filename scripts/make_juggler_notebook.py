@@ -170,6 +170,27 @@ plt.tight_layout()""",
     ),
     (
         "md",
+        """## Design space: the runtime's costs
+
+GRR over the cost of one resolve round and of one insertion (tbdse's
+estimates, 1200 and 1500 cycles): DT-WARP, latency-bound, pays them on its
+critical path at every anti-diagonal; on JACOBI, 900-way parallel, other
+workers' tasks hide them, and its loss comes from the serialised counter.""",
+    ),
+    (
+        "code",
+        """ov = run("juggler_overheads")
+fig, ax = plt.subplots(1, 2, figsize=(11, 3.5))
+for a, wl in zip(ax, ["DT-WARP", "JACOBI"]):
+    h = ov[ov.workload == wl].pivot_table(index="enqueue_cycles", columns="resolve_cycles", values="speedup")
+    im = a.imshow(h.values, origin="lower", cmap="viridis", aspect="auto")
+    a.set_xticks(range(len(h.columns)), h.columns); a.set_yticks(range(len(h.index)), h.index)
+    a.set_xlabel("resolve_cycles"); a.set_ylabel("enqueue_cycles"); a.set_title(f"GRR on {wl}")
+    fig.colorbar(im, ax=a, label="speed-up")
+plt.tight_layout()""",
+    ),
+    (
+        "md",
         """## Paper against tbdse""",
     ),
     (
