@@ -126,11 +126,57 @@ def test_sgmf_does_not_map_is_a_row_not_an_error() -> None:
         ([BB(succ=[1, 2], branch="sometimes"), BB(), BB()], r"'branch' is 'sometimes'; valid"),
         ([{"alu": 1, "flops": 3}], r"'flops' is unknown; valid: name, alu"),
         ([BB(succ=[0, 1], branch="predicate"), BB()], r"cannot be a back edge"),
+        # A loop whose way out has chance 0, and a cycle with no way out at all.
+        (
+            [BB(succ=[1]), BB(succ=[1, 2], branch="probability", p=1.0), BB()],
+            r"block 0 cannot reach an exit block",
+        ),
+        ([BB(succ=[1]), BB(succ=[1])], r"cannot reach an exit block"),
+        ([BB(succ=[1], alu="4"), BB()], r"block 0: key 'alu' must be a number; got '4'"),
+        ([BB(succ=[1, 2], branch="probability", p=True), BB(), BB()], r"'p' must be a number"),
+        ([{"succ": 1}], r"key 'succ' must be a list of block ids"),
+        ([{"defs": "abc"}], r"key 'defs' must be a list of value names"),
     ],
 )
 def test_bad_cfgs_name_the_block_and_key(blocks: list[Any], match: str) -> None:
     with pytest.raises(td.ConfigError, match=match):
         td.workloads.cfg_kernel(blocks, 64)
+
+
+def test_top_tested_loop_runs_and_a_predicate_trap_is_an_error() -> None:
+    # A header that branches into the body or out, and a body whose
+    # unconditional back edge returns to it: accepted, and every thread ends.
+    top = [BB(succ=[1]), BB(succ=[2, 3], branch="probability", p=0.7), BB(succ=[1]), BB()]
+    r = td.simulate(td.workloads.cfg_kernel(top, 64), "gtx480", "vgiw")
+    assert r.metrics["block_executions"] == r.values()["path_length"].sum()
+    # A per-thread predicate inside such a loop sends half the threads round
+    # forever: stopped with an error after 2^20 blocks, not a hang.
+    trap = [BB(succ=[1]), BB(succ=[2, 3], branch="predicate", p=0.5), BB(succ=[1]), BB()]
+    with pytest.raises(td.ConfigError, match=r"passed 1048576 blocks .*endless loop"):
+        td.simulate(td.workloads.cfg_kernel(trap, 4), "gtx480", "simt")
+
+
+def test_simt_loop_with_a_different_trip_count_per_lane() -> None:
+    # One warp of four threads running a loop 1, 2, 3 and 4 times (explicit
+    # paths): block 0 once (4 lanes), the loop body 4 times (4, 3, 2, 1
+    # lanes), the exit once (4 lanes): 6 warp instructions, 18 of 24 lanes.
+    blocks = [BB(succ=[1]), BB(succ=[1, 2], branch="paths"), BB()]
+    paths = [[0] + [1] * trips + [2] for trips in (1, 2, 3, 4)]
+    wl = td.workloads.cfg_kernel(blocks, 4, paths=paths)
+    r = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=4))
+    assert r.metrics["warp_instructions"] == 6
+    assert r.metrics["lane_utilisation"] == pytest.approx(18 / 24)
+    assert r.values()["path_length"].tolist() == [3, 4, 5, 6]
+
+
+def test_rodinia_loops_have_one_entry() -> None:
+    # Block 0 enters a preset's loop at its header (block 1) and nowhere else.
+    for name in td.workloads.rodinia_names():
+        blocks = td.workloads.rodinia(name).model_input.blocks
+        latches = [b for b in blocks if b["branch"] == "loop"]
+        if latches:
+            assert blocks[0]["succ"] == [1], name
+            assert all(b["succ"][0] == 1 for b in latches), name
 
 
 def test_block_bigger_than_every_fabric_unit_type_is_an_error_naming_it() -> None:
@@ -201,13 +247,17 @@ def test_rodinia_presets_have_table2_block_counts() -> None:
 def test_divergence_hurts_simt_not_vgiw() -> None:
     # Trend: more divergence lowers simt's lane utilisation and raises vgiw's
     # speed-up over it (the paper's premise, §2).
-    rows = []
+    rows, lanes = [], []
     for d in (0.0, 0.5):
         wl = td.workloads.divergent_cfg(blocks=20, threads=8192, divergence=d)
         rows.append(
             td.sweep(wl, "gtx480", "vgiw", baseline="simt", progress=False)["speedup"].iloc[0]
         )
+        lanes.append(td.simulate(wl, "gtx480", "simt").metrics["lane_utilisation"])
     assert rows[1] > rows[0]
+    # No divergence: every warp instruction runs all 32 lanes; at 0.5 the
+    # then-blocks run about half of them.
+    assert lanes[0] == pytest.approx(1.0) and lanes[1] < 0.9
 
 
 def test_kernels_pickle_and_resume_from_a_checkpoint(tmp_path: Path) -> None:

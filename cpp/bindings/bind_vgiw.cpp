@@ -22,8 +22,35 @@ const std::vector<std::pair<const char*, BranchKind>> kBranches = {
     {"predicate", BranchKind::PREDICATE}, {"loop", BranchKind::LOOP},
     {"paths", BranchKind::PATHS}};
 
+// A number that is not a bool (True would otherwise pass as 1).
+double number(const py::handle& v, const std::string& where) {
+  if (py::isinstance<py::bool_>(v) || !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
+    throw ConfigError(where + " must be a number; got " + py::repr(v).cast<std::string>());
+  return v.cast<double>();
+}
+
+std::string text(const py::handle& v, const std::string& where) {
+  if (!py::isinstance<py::str>(v))
+    throw ConfigError(where + " must be text; got " + py::repr(v).cast<std::string>());
+  return v.cast<std::string>();
+}
+
+// A list or tuple (a string is not a list of names).
+py::sequence items(const py::handle& v, const std::string& where, const char* what) {
+  if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v))
+    throw ConfigError(where + " must be a list of " + what + "; got " +
+                      py::repr(v).cast<std::string>());
+  return py::reinterpret_borrow<py::sequence>(v);
+}
+
+std::vector<std::string> names(const py::handle& v, const std::string& where) {
+  std::vector<std::string> out;
+  for (const auto& x : items(v, where, "value names")) out.push_back(text(x, where + " entry"));
+  return out;
+}
+
 std::int64_t whole(const py::handle& v, const std::string& where) {
-  const double d = v.cast<double>();
+  const double d = number(v, where);
   if (!(d == std::floor(d) && std::abs(d) < 9.2e18))
     throw ConfigError(where + " must be a whole number");
   return static_cast<std::int64_t>(d);
@@ -35,24 +62,24 @@ BasicBlock block_from(const py::dict& d, std::size_t index) {
   for (const auto& [k, v] : d) {
     const auto key = k.cast<std::string>();
     const std::string at = where + "'" + key + "'";
-    if (key == "name") b.name = v.cast<std::string>();
+    if (key == "name") b.name = text(v, at);
     else if (key == "alu") b.alu = whole(v, at);
     else if (key == "special") b.special = whole(v, at);
     else if (key == "ldst") b.ldst = whole(v, at);
     else if (key == "lv_loads") b.lv_loads = whole(v, at);
     else if (key == "lv_stores") b.lv_stores = whole(v, at);
     else if (key == "split_join") b.split_join = whole(v, at);
-    else if (key == "mem_intensity") b.mem_intensity = v.cast<double>();
-    else if (key == "p") b.p = v.cast<double>();
+    else if (key == "mem_intensity") b.mem_intensity = number(v, at);
+    else if (key == "p") b.p = number(v, at);
     else if (key == "trips_min") b.trips_min = whole(v, at);
     else if (key == "trips_max") b.trips_max = whole(v, at);
     else if (key == "succ") {
-      for (const auto& s : v.cast<py::list>())
+      for (const auto& s : items(v, at, "block ids"))
         b.succ.push_back(static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(s, at), -1, INT32_MAX)));
-    } else if (key == "defs") b.defs = v.cast<std::vector<std::string>>();
-    else if (key == "uses") b.uses = v.cast<std::vector<std::string>>();
+    } else if (key == "defs") b.defs = names(v, at);
+    else if (key == "uses") b.uses = names(v, at);
     else if (key == "branch") {
-      const auto name = v.cast<std::string>();
+      const auto name = text(v, at);
       bool found = false;
       for (const auto& [n, kind] : kBranches)
         if (name == n) b.branch = kind, found = true;

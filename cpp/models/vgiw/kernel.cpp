@@ -10,7 +10,10 @@ namespace tbdse::vgiw {
 
 namespace {
 
-constexpr std::int64_t kMaxThreads = std::int64_t{1} << 30;
+// Threads and per-thread walker state (12 B + 4 B per loop block) stay within
+// a few GB: 2^26 threads x (3 + loops) words at most 2^28 words.
+constexpr std::int64_t kMaxThreads = std::int64_t{1} << 26;
+constexpr std::int64_t kMaxThreadWords = std::int64_t{1} << 28;
 constexpr std::int32_t kMaxBlocks = 4096;
 
 std::string block_label(const std::vector<BasicBlock>& blocks, std::size_t b) {
@@ -71,13 +74,50 @@ void check_block(const std::vector<BasicBlock>& blocks, std::size_t b) {
   }
   // Reverse post-order: a forward edge goes to a larger id (§3.1), so the
   // scheduler's smallest-id rule runs a block after its forward predecessors.
-  if (blk.succ.size() == 1 && blk.succ[0] <= static_cast<std::int32_t>(b))
-    throw ConfigError(where + ": an unconditional edge to block " + std::to_string(blk.succ[0]) +
-                      " would loop forever; a back edge needs a branch model");
+  // An unconditional back edge is a top-tested loop's latch: the header's
+  // branch leaves the loop (the kernel checks that every block can reach an
+  // exit).
   if (two && blk.branch != BranchKind::LOOP && blk.branch != BranchKind::PROBABILITY &&
       blk.branch != BranchKind::PATHS && (blk.succ[0] <= static_cast<std::int32_t>(b) ||
                                           blk.succ[1] <= static_cast<std::int32_t>(b)))
     throw ConfigError(where + ": a back edge needs branch 'loop', 'probability' or 'paths'");
+}
+
+// Edges a thread can take: a 'probability' or 'predicate' branch with chance 0
+// or 1 never takes one of its two.
+std::vector<std::int32_t> takeable(const BasicBlock& blk) {
+  const bool chance = blk.branch == BranchKind::PROBABILITY || blk.branch == BranchKind::PREDICATE;
+  if (chance && blk.succ.size() == 2) {
+    if (blk.p >= 1.0) return {blk.succ[0]};
+    if (blk.p <= 0.0) return {blk.succ[1]};
+  }
+  return blk.succ;
+}
+
+// Every block must reach an exit block (no successors) along edges a thread can
+// take; otherwise threads entering it would never finish (a loop whose only
+// way out has chance 0, or none at all).
+void check_exits(const std::string& kernel, const std::vector<BasicBlock>& blocks) {
+  const auto n = static_cast<std::int32_t>(blocks.size());
+  std::vector<std::vector<std::int32_t>> preds(n);
+  std::vector<std::int32_t> todo;
+  std::vector<char> done(n, 0);
+  for (std::int32_t b = 0; b < n; ++b) {
+    if (blocks[b].succ.empty()) done[b] = 1, todo.push_back(b);
+    for (const auto s : takeable(blocks[b])) preds[s].push_back(b);
+  }
+  while (!todo.empty()) {
+    const std::int32_t b = todo.back();
+    todo.pop_back();
+    for (const auto p : preds[b])
+      if (!done[p]) done[p] = 1, todo.push_back(p);
+  }
+  for (std::int32_t b = 0; b < n; ++b)
+    if (!done[b])
+      throw ConfigError("kernel '" + kernel + "': " + block_label(blocks, b) +
+                        " cannot reach an exit block (one without successors) along edges a "
+                        "thread can take: its threads would never finish (a loop needs a way "
+                        "out with a chance above 0)");
 }
 
 }  // namespace
@@ -174,6 +214,18 @@ CfgKernel::CfgKernel(std::string name, std::vector<BasicBlock> blocks, std::int6
     if (!reach[b])
       throw ConfigError("kernel '" + name_ + "': " + block_label(blocks_, b) +
                         " is unreachable from the entry block 0");
+  check_exits(name_, blocks_);
+  const auto loops = std::count_if(blocks_.begin(), blocks_.end(), [](const BasicBlock& blk) {
+    return blk.branch == BranchKind::LOOP;
+  });
+  double steps = 4.0 * n;
+  for (const auto& blk : blocks_)
+    if (blk.branch == BranchKind::LOOP) steps *= static_cast<double>(blk.trips_max);
+  max_steps_ = static_cast<std::int32_t>(std::clamp(steps, 1048576.0, 1073741824.0));
+  if (threads_ * (3 + loops) > kMaxThreadWords)
+    throw ConfigError("kernel '" + name_ + "': " + std::to_string(threads_) + " threads x (3 + " +
+                      std::to_string(loops) + " loop blocks) words of per-thread state exceed " +
+                      std::to_string(kMaxThreadWords) + "; use fewer threads");
   const bool has_paths = !paths_.empty();
   for (std::int32_t b = 0; b < n; ++b) {
     const bool wants = blocks_[b].branch == BranchKind::PATHS;
@@ -268,6 +320,12 @@ std::int32_t Walker::next(std::int64_t thread, std::int32_t block) {
   const BasicBlock& blk = kernel_.blocks()[static_cast<std::size_t>(block)];
   const auto t = static_cast<std::size_t>(thread);
   const std::int32_t step = steps_[t]++;
+  if (step >= kernel_.max_steps())  // a 'predicate' choice inside a loop can send a thread round forever
+    throw ConfigError("kernel '" + kernel_.name() + "': thread " + std::to_string(thread) +
+                      " passed " + std::to_string(kernel_.max_steps()) + " blocks (last " +
+                      block_label(kernel_.blocks(), static_cast<std::size_t>(block)) +
+                      "): an endless loop; give the loop a 'loop' or 'probability' branch that "
+                      "every thread can leave by");
   hashes_[t] = mix64(hashes_[t] ^ (static_cast<std::uint64_t>(block) + 1));
   const auto stream = static_cast<std::uint64_t>(block);
   switch (blk.branch) {

@@ -63,8 +63,11 @@ class CfgKernel final : public ModelInput {
   // Validates and derives live values and immediate post-dominators;
   // ConfigError naming the block and the key and what is valid otherwise:
   // unreachable blocks, more than two successors, out-of-range ids, a branch
-  // model that does not fit the successors, a forward edge to a smaller id,
-  // paths that are not walks of the CFG from block 0 to an exit.
+  // model that does not fit the successors, a 'predicate' branch on a back
+  // edge, a block that cannot reach an exit along edges a thread can take,
+  // paths that are not walks of the CFG from block 0 to an exit, too many
+  // threads.  Any edge to an id <= its source's is a back edge (a loop); the
+  // ids are not checked to be a reverse post-order beyond that.
   CfgKernel(std::string name, std::vector<BasicBlock> blocks, std::int64_t threads,
             std::vector<std::vector<std::int32_t>> paths = {});
 
@@ -80,6 +83,10 @@ class CfgKernel final : public ModelInput {
   const std::vector<std::vector<std::int32_t>>& paths() const { return paths_; }
   // The virtual exit node's id (= block_count()).
   std::int32_t exit_id() const { return block_count(); }
+  // Blocks one thread may pass before its walk counts as an endless loop:
+  // 4 x blocks x the product of the 'loop' blocks' trips_max, within
+  // [2^20, 2^30] (a 'predicate' branch inside a loop can trap a thread).
+  std::int32_t max_steps() const { return max_steps_; }
   // Immediate post-dominator of each block (exit_id() for the virtual exit).
   const std::vector<std::int32_t>& ipdom() const { return ipdom_; }
   // Live-value loads and stores per block after derivation.
@@ -93,6 +100,7 @@ class CfgKernel final : public ModelInput {
   std::string name_;
   std::vector<BasicBlock> blocks_;
   std::int64_t threads_;
+  std::int32_t max_steps_ = 0;
   std::vector<std::vector<std::int32_t>> paths_;
   std::vector<std::int32_t> ipdom_;
   std::vector<std::int64_t> lv_loads_, lv_stores_;

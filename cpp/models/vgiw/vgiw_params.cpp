@@ -84,7 +84,7 @@ const ParamTable<VgiwParams>& VgiwParams::params() {
     t.add(&VgiwParams::reconfig_model,
           {.name = "reconfig_model",
            .doc = "fixed: reconfig_cycles per configuration (§2: 34); sqrt: 11 x sqrt(units) "
-                  "cycles, twice (§3.2: 229 for 108 units)",
+                  "cycles, twice (§3.2: 2 x ceil(11 x sqrt(108)) = 230 for 108 units)",
            .paper_ref = "VGIW §2, §3.2", .choices = {"fixed", "sqrt"}});
     t.add(&VgiwParams::reconfig_cycles,
           {.name = "reconfig_cycles", .unit = "cycles",

@@ -29,8 +29,9 @@ struct SimtParams {
   // per warp instruction; the Figs. 1-2 example uses 8.
   std::int64_t warp_size = 32;
   // Share of the SM's peak issue rate the warps sustain (dependencies and
-  // latencies the warps do not hide).  Calibrated on VGIW Fig. 7.
-  double issue_efficiency = 1.0;
+  // latencies the warps do not hide).  0.23: calibrated on VGIW Fig. 7's
+  // mean speed-up (experiments/vgiw_calibration.yaml, docs/models/vgiw.md).
+  double issue_efficiency = 0.23;
   // Load/store units and special function units of the SM (Fermi: 16 and 4);
   // the ALU lanes and issue width are the GPU's (lanes, issue_width).
   std::int64_t ldst_units = 16;
@@ -51,7 +52,7 @@ struct SgmfParams {
 struct VgiwParams {
   TBDSE_VGIW_FABRIC_FIELDS
   // fixed: reconfig_cycles per configuration (34, §2); sqrt: 11 x sqrt(units),
-  // done twice (§3.2: about 229 cycles for 108 units).
+  // done twice (§3.2: 2 x ceil(11 x sqrt(108)) = 230 cycles for 108 units).
   std::string reconfig_model = "fixed";
   std::int64_t reconfig_cycles = 34;
   // Control vector table bits: tiles of cvt_bits / blocks threads run one

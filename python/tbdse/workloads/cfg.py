@@ -110,7 +110,7 @@ def cfg_kernel(
     threads; ``paths`` (optional) gives explicit per-thread paths, thread ``t``
     following ``paths[t % len(paths)]`` at every block whose branch is ``paths``."""
     made = [_block_dict(b, i) for i, b in enumerate(blocks)]
-    n = whole(threads, "threads", 1, 2**30)
+    n = whole(threads, "threads", 1, 2**26)
     kernel = _core.CfgKernel(name, made, n, [list(p) for p in (paths or [])])
     return Workload(model_input=kernel, name=name)
 
@@ -184,7 +184,8 @@ def _structured(
 ) -> list[BasicBlock]:
     """A kernel shape of ``blocks`` blocks: entry 0, then if-then regions
     (a header branching with chance ``p`` into a then-block or past it), and,
-    with ``loop``, a loop over blocks 1..n-2 whose latch n-2 iterates
+    with ``loop``, a loop over blocks 1..n-2 (entered from block 0 only, its
+    if-regions inside it) whose latch n-2 iterates
     ``loop`` = (trips_min, trips_max) times per thread; the last block exits.
     Ops vary by block around the given means (weights 1, 0.6, 1.4, 0.8, 1.2);
     block i defines ``lv`` values that block i+1 uses (thread ids come from
@@ -208,7 +209,11 @@ def _structured(
         )
     last = blocks - 1
     latch = blocks - 2 if loop and blocks >= 3 else -1
-    i = 0
+    # With a loop, block 0 only enters it: the loop header (block 1, the
+    # latch's back-edge target) must be the loop's single entry.
+    i = 1 if latch > 0 else 0
+    if latch > 0:
+        out[0].succ = [1]
     while i < last:
         region_end = latch if latch > 0 else last  # ifs stay inside the loop body
         if i + 2 <= region_end and i != latch and i + 1 != latch:
