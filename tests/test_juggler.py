@@ -123,6 +123,20 @@ def test_workers_beyond_what_fits_are_refused() -> None:
     assert td.simulate(wl, make_gpu(2, 4), td.schemes.Juggler()).metrics["workers"] == 8
 
 
+def test_auto_workers_count_the_runtimes_shared_memory() -> None:
+    # Eq. 1 on the P100 (56 SMs, 2048 threads and 64 KiB per SM): tasks of 256
+    # threads fit 8 per SM.  With 16 KiB per SM, a worker's 256 x 20 B = 5 KiB
+    # of task and freed-child buffers fits 3 per SM: 168 workers; without the
+    # runtime's memory, 8 again.
+    wl = td.workloads.juggler_app("lu-d")
+    auto = td.schemes.Juggler()
+    assert td.simulate(wl, "p100", auto).metrics["workers"] == 448
+    small = td.gpus.p100(smem_per_sm=16384)
+    assert td.simulate(wl, small, auto).metrics["workers"] == 168
+    bare = td.schemes.Juggler(runtime_smem_per_thread=0)
+    assert td.simulate(wl, small, bare).metrics["workers"] == 448
+
+
 def test_locality_speedup_applies_to_tasks_on_their_parents_sm() -> None:
     # One worker: every child runs on its parent's SM, at (1 - 0.25) of its cost.
     r = run([(0, 1)], [100, 100], 1, "lf")

@@ -11,13 +11,16 @@ namespace tbdse {
 namespace {
 
 // A worker TB must hold any task it runs: the largest footprint of the kernels.
-TbFootprint worker_footprint(const Workload& w) {
+// A worker TB: the largest task kernel's footprint plus the runtime's shared
+// memory (Eq. 1 counts what fits of this).
+TbFootprint worker_footprint(const Workload& w, std::int64_t runtime_smem_per_thread) {
   TbFootprint fp;
   for (const KernelInfo& k : w.kernels) {
     fp.threads = std::max(fp.threads, k.footprint.threads);
     fp.regs_per_thread = std::max(fp.regs_per_thread, k.footprint.regs_per_thread);
     fp.smem_bytes = std::max(fp.smem_bytes, k.footprint.smem_bytes);
   }
+  fp.smem_bytes += fp.threads * runtime_smem_per_thread;
   return fp;
 }
 
@@ -38,7 +41,7 @@ JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, c
       locality_(p.locality_speedup),
       bandwidth_(gpu.mem_bandwidth * 1000.0 / gpu.clock_mhz),
       host_inspect_us_(p.host_inspect_us_per_task),
-      footprint_(worker_footprint(workload)),
+      footprint_(worker_footprint(workload, p.runtime_smem_per_thread)),
       batch_cap_(static_cast<std::size_t>(footprint_.threads)) {
   const TaskGraph& g = *workload.graph;
   const std::int64_t fit = gpu.sms * occupancy(gpu, footprint_);
@@ -48,7 +51,8 @@ JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, c
                       std::to_string(fit) + " worker TBs fit on GPU '" + gpu.name + "' at once (" +
                       std::to_string(gpu.sms) + " SMs x " +
                       std::to_string(occupancy(gpu, footprint_)) +
-                      " TBs of the largest task kernel's footprint, limited by " +
+                      " TBs of the largest task kernel's footprint with the runtime's shared "
+                      "memory, limited by " +
                       occupancy_limiter(gpu, footprint_) + "); persistent workers must all be "
                       "resident (Juggler Eq. 1)");
   workers_.resize(static_cast<std::size_t>(n));

@@ -62,6 +62,11 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
           {.name = "host_inspect_us_per_task", .unit = "us",
            .doc = "host-side inspection and CSR building per task (makespan_with_host only)",
            .paper_ref = "Juggler §4.2, §6.1", .min_value = 0, .max_value = 1e6});
+    t.add(&JugglerParams::runtime_smem_per_thread,
+          {.name = "runtime_smem_per_thread", .unit = "bytes",
+           .doc = "the runtime's shared memory per worker thread (task buffer and freed-child "
+                  "buffer), added to the task kernels' footprint for Eq. 1",
+           .paper_ref = "Juggler §5.1 Eq. 1, §5.3, §5.4", .min_value = 0, .max_value = 1 << 20});
     return t;
   }();
   return table;

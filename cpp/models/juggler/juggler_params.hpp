@@ -61,6 +61,11 @@ struct JugglerParams {
   // Host side, for the makespan with host overheads: inspection and CSR
   // building per task (µs); the graph transfer is timed by the GPU's copy model.
   double host_inspect_us_per_task = 0.05;
+  // The runtime's shared memory per worker thread, added to the largest task
+  // kernel's footprint when counting the workers that fit (Eq. 1): one TASK
+  // object of the task_buffer (§5.3, 16 B) and one freed-child index (§5.4,
+  // 4 B) per thread.  tbdse's estimate.
+  std::int64_t runtime_smem_per_thread = 20;
 
   static const ParamTable<JugglerParams>& params();
 };
