@@ -159,14 +159,8 @@ cofactor, §6.1) and the cost of one global-counter update.""",
     (
         "code",
         """ds = run("juggler_design_space")
-fig, ax = plt.subplots(1, 2, figsize=(11, 3.5))
-for a, wl in zip(ax, ["LU-D", "SA-TABLE"]):
-    h = ds[ds.workload == wl].pivot_table(index="global_atomic_cycles", columns="workers", values="speedup")
-    im = a.imshow(h.values, origin="lower", cmap="viridis", aspect="auto")
-    a.set_xticks(range(len(h.columns)), h.columns); a.set_yticks(range(len(h.index)), h.index)
-    a.set_xlabel("workers"); a.set_ylabel("global_atomic_cycles"); a.set_title(f"GRR on {wl}")
-    fig.colorbar(im, ax=a, label="speed-up")
-plt.tight_layout()""",
+td.plot.heatmap(ds, "workers", "global_atomic_cycles", "speedup", facet="workload",
+                title="GRR: speed-up over global barriers");""",
     ),
     (
         "md",
@@ -180,14 +174,8 @@ workers' tasks hide them, and its loss comes from the serialised counter.""",
     (
         "code",
         """ov = run("juggler_overheads")
-fig, ax = plt.subplots(1, 2, figsize=(11, 3.5))
-for a, wl in zip(ax, ["DT-WARP", "JACOBI"]):
-    h = ov[ov.workload == wl].pivot_table(index="enqueue_cycles", columns="resolve_cycles", values="speedup")
-    im = a.imshow(h.values, origin="lower", cmap="viridis", aspect="auto")
-    a.set_xticks(range(len(h.columns)), h.columns); a.set_yticks(range(len(h.index)), h.index)
-    a.set_xlabel("resolve_cycles"); a.set_ylabel("enqueue_cycles"); a.set_title(f"GRR on {wl}")
-    fig.colorbar(im, ax=a, label="speed-up")
-plt.tight_layout()""",
+td.plot.heatmap(ov, "resolve_cycles", "enqueue_cycles", "speedup", facet="workload",
+                title="GRR: speed-up over global barriers");""",
     ),
     (
         "md",
