@@ -135,6 +135,12 @@ def test_auto_workers_count_the_runtimes_shared_memory() -> None:
     assert td.simulate(wl, small, auto).metrics["workers"] == 168
     bare = td.schemes.Juggler(runtime_smem_per_thread=0)
     assert td.simulate(wl, small, bare).metrics["workers"] == 448
+    # A task kernel that fills an SM's shared memory leaves no room for the runtime.
+    full = td.workloads.from_edges(
+        [(0, 1)], 2, cost=100, kernels=[td.Kernel("k", threads=256, smem_bytes=16384)]
+    )
+    with pytest.raises(td.ConfigError, match="no worker TB fits on an SM"):
+        td.simulate(full, small, auto)
 
 
 def test_locality_speedup_applies_to_tasks_on_their_parents_sm() -> None:

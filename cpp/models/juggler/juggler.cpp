@@ -45,6 +45,14 @@ JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, c
       batch_cap_(static_cast<std::size_t>(footprint_.threads)) {
   const TaskGraph& g = *workload.graph;
   const std::int64_t fit = gpu.sms * occupancy(gpu, footprint_);
+  if (fit == 0)
+    throw ConfigError("scheme 'juggler': no worker TB fits on an SM of GPU '" + gpu.name +
+                      "': the largest task kernel's footprint (" +
+                      std::to_string(footprint_.threads) + " threads) with the runtime's " +
+                      "shared memory makes " + std::to_string(footprint_.smem_bytes) +
+                      " bytes of shared memory per TB, limited by " +
+                      occupancy_limiter(gpu, footprint_) + " (runtime_smem_per_thread sets the "
+                      "runtime's share)");
   const std::int64_t n = p.workers == kAuto ? fit : p.workers;
   if (n > fit)
     throw ConfigError("scheme 'juggler': workers = " + std::to_string(n) + " but at most " +
