@@ -3,11 +3,10 @@
 // the order events were posted, so a run is deterministic by construction.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <vector>
 
+#include "floyd_heap.hpp"
 #include "types.hpp"
 
 namespace tbdse {
@@ -29,62 +28,35 @@ struct Event {
 
 class EventQueue {
  public:
-  EventQueue() : heap_(2, kSentinel) {}
-
   void push(Cycle time, std::int32_t priority, std::int32_t kind, std::int64_t payload) {
-    const Event e{time, priority, kind, next_seq_++, payload};
-    if (2 * (size_ + 1) + 2 > heap_.size()) heap_.resize(2 * heap_.size() + 2, kSentinel);
-    std::size_t hole = size_++;
-    while (hole > 0) {
-      const std::size_t parent = (hole - 1) / 2;
-      if (!before(e, heap_[parent])) break;
-      heap_[hole] = heap_[parent];
-      hole = parent;
-    }
-    heap_[hole] = e;
+    heap_.push(Event{time, priority, kind, next_seq_++, payload});
   }
 
-  const Event& top() const { return heap_.front(); }
+  const Event& top() const { return heap_.top(); }
 
-  // Floyd's pop, as in FinishHeap: the hole sinks to a leaf along the earlier
-  // child chosen without a branch (sentinels stand in for missing children),
-  // then the last event rises into it.
   Event pop() {
-    const Event first = heap_[0];
-    const Event last = heap_[--size_];
-    heap_[size_] = kSentinel;
-    std::size_t hole = 0;
-    for (std::size_t child = 1; child < size_; child = 2 * hole + 1) {
-      child += before(heap_[child + 1], heap_[child]);
-      heap_[hole] = heap_[child];
-      hole = child;
-    }
-    while (hole > 0) {
-      const std::size_t parent = (hole - 1) / 2;
-      if (!before(last, heap_[parent])) break;
-      heap_[hole] = heap_[parent];
-      hole = parent;
-    }
-    heap_[hole] = size_ > 0 ? last : kSentinel;
+    const Event first = heap_.top();
+    heap_.pop();
     return first;
   }
 
-  bool empty() const { return size_ == 0; }
-  std::size_t size() const { return size_; }
-  void reserve(std::size_t n) { heap_.reserve(2 * n + 2); }
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+  void reserve(std::size_t n) { heap_.reserve(n); }
 
  private:
-  static constexpr Event kSentinel{std::numeric_limits<Cycle>::max(),
-                                   std::numeric_limits<std::int32_t>::max(), 0,
-                                   std::numeric_limits<std::uint64_t>::max(), 0};
-  // a strictly before b, evaluated without branches
-  static std::size_t before(const Event& a, const Event& b) {
-    const bool t = a.time < b.time, te = a.time == b.time;
-    const bool p = a.priority < b.priority, pe = a.priority == b.priority;
-    return static_cast<std::size_t>(t | (te & (p | (pe & (a.seq < b.seq)))));
-  }
-  std::vector<Event> heap_;  // events [0, size_), then sentinels
-  std::size_t size_ = 0;
+  struct Order {
+    static constexpr Event kSentinel{std::numeric_limits<Cycle>::max(),
+                                     std::numeric_limits<std::int32_t>::max(), 0,
+                                     std::numeric_limits<std::uint64_t>::max(), 0};
+    // a strictly before b, evaluated without branches
+    static std::size_t before(const Event& a, const Event& b) {
+      const bool t = a.time < b.time, te = a.time == b.time;
+      const bool p = a.priority < b.priority, pe = a.priority == b.priority;
+      return static_cast<std::size_t>(t | (te & (p | (pe & (a.seq < b.seq)))));
+    }
+  };
+  FloydHeap<Event, Order> heap_;
   std::uint64_t next_seq_ = 0;
 };
 
