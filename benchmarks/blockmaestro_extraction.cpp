@@ -44,11 +44,11 @@
 
 #include "models/blockmaestro/access_ranges.hpp"
 #include "models/blockmaestro/patterns.hpp"
+#include "timing.hpp"
 
 namespace {
 
 namespace bm = tbdse::blockmaestro;
-using Clock = std::chrono::steady_clock;
 
 constexpr std::int64_t kTile = 16;
 
@@ -162,25 +162,13 @@ bm::PairDependencies fast(const Pair& p) {
   return bm::extract_pair(p.buffers, p.parent, p.child, bm::Hazards::RAW, std::numeric_limits<std::int64_t>::max());
 }
 
-struct Times {
-  std::vector<double> s;
-  double best() const { return *std::min_element(s.begin(), s.end()); }
-  double median() const {
-    std::vector<double> v = s;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  }
-};
+using Times = tbdse::bench::Timing;
 
 volatile std::int64_t g_sink = 0;  // keeps the timed results alive
 
 template <class F>
 double seconds(F&& f) {
-  const auto t0 = Clock::now();
-  const bm::PairDependencies d = f();
-  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-  g_sink = d.edges();
-  return s;
+  return tbdse::bench::seconds([&] { g_sink = f().edges(); });
 }
 
 bool same(const bm::PairDependencies& a, const bm::PairDependencies& b) {
@@ -200,13 +188,7 @@ std::string pattern_of(const Pair& p, const bm::PairDependencies& d) {
 }
 
 int parse_reps(const char* text) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || v < 1 || v > 1000) {
-    std::fprintf(stderr, "blockmaestro_extraction: --reps must be a whole number in 1..1000; got '%s'\n", text);
-    std::exit(2);
-  }
-  return static_cast<int>(v);
+  return static_cast<int>(tbdse::bench::parse_count("blockmaestro_extraction", "--reps", text, 1, 1000));
 }
 
 }  // namespace

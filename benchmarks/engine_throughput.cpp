@@ -44,6 +44,7 @@
 #include "core/sweep.hpp"
 #include "core/task_graph.hpp"
 #include "models/registry.hpp"
+#include "timing.hpp"
 
 namespace {
 
@@ -129,16 +130,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-struct Timing {
-  std::vector<double> s;
-  double best() const { return *std::min_element(s.begin(), s.end()); }
-  double median() const {
-    std::vector<double> v = s;
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-  }
-};
+using tbdse::bench::Timing;
 
 tbdse::SweepSpec one_run(const tbdse::WorkloadPtr& workload, const tbdse::GpuConfig& gpu,
                          const tbdse::CostModel& cost) {
@@ -153,14 +145,7 @@ tbdse::SweepSpec one_run(const tbdse::WorkloadPtr& workload, const tbdse::GpuCon
 }
 
 int parse_int(const char* text, const char* what) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || v < 1 || v > 100000) {
-    std::fprintf(stderr, "engine_throughput: %s must be a whole number in 1..100000; got '%s'\n",
-                 what, text);
-    std::exit(2);
-  }
-  return static_cast<int>(v);
+  return static_cast<int>(tbdse::bench::parse_count("engine_throughput", what, text, 1, 100000));
 }
 
 }  // namespace

@@ -24,10 +24,10 @@
 #include "core/generators.hpp"
 #include "core/sweep.hpp"
 #include "models/registry.hpp"
+#include "timing.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 tbdse::SweepSpec make_spec() {
   tbdse::SweepSpec spec;
@@ -53,37 +53,31 @@ tbdse::SweepSpec make_spec() {
 }
 
 double seconds(const tbdse::SweepSpec& spec, std::size_t run) {
-  const auto t0 = Clock::now();
-  (void)tbdse::run_single(spec, run, false);
-  return std::chrono::duration<double>(Clock::now() - t0).count();
+  return tbdse::bench::seconds([&] { (void)tbdse::run_single(spec, run, false); });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) try {
   int reps = 5;
-  if (argc == 3 && std::string(argv[1]) == "--reps") reps = std::max(1, std::atoi(argv[2]));
+  if (argc == 3 && std::string(argv[1]) == "--reps")
+    reps = static_cast<int>(tbdse::bench::parse_count("juggler_throughput", "--reps", argv[2], 1, 1000));
   tbdse::register_builtin_schemes();
   const tbdse::SweepSpec spec = make_spec();
   const char* names[] = {"dataflow_ideal", "juggler grr", "juggler lrr", "juggler lf"};
-  std::vector<std::vector<double>> t(4);
+  std::vector<tbdse::bench::Timing> t(4);
   for (int r = 0; r < reps; ++r)  // interleaved, so drift affects all alike
-    for (std::size_t i = 0; i < 4; ++i) t[i].push_back(seconds(spec, i));
-  const auto best = [](std::vector<double> v) { return *std::min_element(v.begin(), v.end()); };
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
+    for (std::size_t i = 0; i < 4; ++i) t[i].add(seconds(spec, i));
   std::printf("juggler_throughput: 1000x1000 wavefront = 1000000 tasks on p100 (448 workers), "
               "lognormal(20000, 0.2); best / median of %d\n", reps);
   for (std::size_t i = 0; i < 4; ++i) {
     const auto out = tbdse::run_single(spec, i, false);
     std::printf("  %-16s %9.4f s %9.4f s  %.3e TBs/s  makespan %lld cycles  (%.0f%% of "
                 "dataflow_ideal's throughput)\n",
-                names[i], best(t[i]), median(t[i]), 1e6 / best(t[i]),
-                static_cast<long long>(out.output.makespan), 100 * best(t[0]) / best(t[i]));
+                names[i], t[i].best(), t[i].median(), 1e6 / t[i].best(),
+                static_cast<long long>(out.output.makespan), 100 * t[0].best() / t[i].best());
   }
-  const double ratio = best(t[0]) / best(t[1]);
+  const double ratio = t[0].best() / t[1].best();
   std::printf("  target juggler (grr) >= 50%% of dataflow_ideal: %s\n", ratio >= 0.5 ? "MET" : "NOT MET");
   return 0;
 } catch (const std::exception& e) {

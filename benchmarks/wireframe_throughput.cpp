@@ -28,10 +28,10 @@
 #include "core/generators.hpp"
 #include "core/sweep.hpp"
 #include "models/registry.hpp"
+#include "timing.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 tbdse::SweepSpec spec_for(std::int32_t rows, std::int32_t cols,
                           std::vector<std::pair<std::string, double>> wireframe_params = {}) {
@@ -60,30 +60,24 @@ tbdse::SweepSpec spec_for(std::int32_t rows, std::int32_t cols,
 }
 
 double seconds(const tbdse::SweepSpec& spec, std::size_t run) {
-  const auto t0 = Clock::now();
-  (void)tbdse::run_single(spec, run, false);
-  return std::chrono::duration<double>(Clock::now() - t0).count();
+  return tbdse::bench::seconds([&] { (void)tbdse::run_single(spec, run, false); });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) try {
   int reps = 5;
-  if (argc == 3 && std::string(argv[1]) == "--reps") reps = std::max(1, std::atoi(argv[2]));
+  if (argc == 3 && std::string(argv[1]) == "--reps")
+    reps = static_cast<int>(tbdse::bench::parse_count("wireframe_throughput", "--reps", argv[2], 1, 1000));
   tbdse::register_builtin_schemes();
   const tbdse::SweepSpec spec = spec_for(10000, 100);
   const double tasks = 1e6;
 
-  std::vector<double> wf, ideal;
+  tbdse::bench::Timing wf, ideal;
   for (int r = 0; r < reps; ++r) {  // interleaved, so drift affects both alike
-    wf.push_back(seconds(spec, 0));
-    ideal.push_back(seconds(spec, 1));
+    wf.add(seconds(spec, 0));
+    ideal.add(seconds(spec, 1));
   }
-  const auto best = [](std::vector<double> v) { return *std::min_element(v.begin(), v.end()); };
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
   const auto out_wf = tbdse::run_single(spec, 0, false);
   const auto out_ideal = tbdse::run_single(spec, 1, false);
   std::printf("wireframe_throughput: 10000x100 wavefront = 1000000 TBs on gtx480, lognormal(2000, "
@@ -91,11 +85,11 @@ int main(int argc, char** argv) try {
   std::printf("  makespan: wireframe (lvl, 128/512/64/16) %lld cycles, dataflow_ideal %lld cycles\n",
               static_cast<long long>(out_wf.output.makespan),
               static_cast<long long>(out_ideal.output.makespan));
-  std::printf("  %-28s %9.4f s %9.4f s  %.3e TBs/s\n", "wireframe", best(wf), median(wf),
-              tasks / best(wf));
-  std::printf("  %-28s %9.4f s %9.4f s  %.3e TBs/s\n", "dataflow_ideal", best(ideal),
-              median(ideal), tasks / best(ideal));
-  const double ratio = best(ideal) / best(wf);
+  std::printf("  %-28s %9.4f s %9.4f s  %.3e TBs/s\n", "wireframe", wf.best(), wf.median(),
+              tasks / wf.best());
+  std::printf("  %-28s %9.4f s %9.4f s  %.3e TBs/s\n", "dataflow_ideal", ideal.best(),
+              ideal.median(), tasks / ideal.best());
+  const double ratio = ideal.best() / wf.best();
   std::printf("  throughput wireframe / dataflow_ideal: %.1f%% (target >= 50%%: %s)\n",
               100 * ratio, ratio >= 0.5 ? "MET" : "NOT MET");
 
