@@ -52,22 +52,16 @@ tbdse::SweepSpec make_spec() {
   return spec;
 }
 
-double seconds(const tbdse::SweepSpec& spec, std::size_t run) {
-  return tbdse::bench::seconds([&] { (void)tbdse::run_single(spec, run, false); });
-}
-
 }  // namespace
 
 int main(int argc, char** argv) try {
-  int reps = 5;
-  if (argc == 3 && std::string(argv[1]) == "--reps")
-    reps = static_cast<int>(tbdse::bench::parse_count("juggler_throughput", "--reps", argv[2], 1, 1000));
+  const int reps = tbdse::bench::reps_arg(argc, argv, "juggler_throughput");
   tbdse::register_builtin_schemes();
   const tbdse::SweepSpec spec = make_spec();
   const char* names[] = {"dataflow_ideal", "juggler grr", "juggler lrr", "juggler lf"};
   std::vector<tbdse::bench::Timing> t(4);
   for (int r = 0; r < reps; ++r)  // interleaved, so drift affects all alike
-    for (std::size_t i = 0; i < 4; ++i) t[i].add(seconds(spec, i));
+    for (std::size_t i = 0; i < 4; ++i) t[i].add(tbdse::bench::run_seconds(spec, i));
   std::printf("juggler_throughput: 1000x1000 wavefront = 1000000 tasks on p100 (448 workers), "
               "lognormal(20000, 0.2); best / median of %d\n", reps);
   for (std::size_t i = 0; i < 4; ++i) {

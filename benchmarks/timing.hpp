@@ -6,7 +6,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
+
+#include "core/sweep.hpp"
 
 namespace tbdse::bench {
 
@@ -41,6 +44,21 @@ inline long parse_count(const char* program, const char* what, const char* text,
     std::exit(2);
   }
   return v;
+}
+
+// Seconds one run of a sweep takes through the normal path (run_single).
+inline double run_seconds(const SweepSpec& spec, std::size_t run) {
+  return seconds([&] { (void)run_single(spec, run, false); });
+}
+
+// Repetitions from `--reps N` (the only argument these benchmarks take),
+// else `fallback`; anything else is a usage message and exit 2.
+inline int reps_arg(int argc, char** argv, const char* program, int fallback = 5) {
+  if (argc == 1) return fallback;
+  if (argc == 3 && std::string(argv[1]) == "--reps")
+    return static_cast<int>(parse_count(program, "--reps", argv[2], 1, 1000));
+  std::fprintf(stderr, "usage: %s [--reps N]\n", argv[0]);
+  std::exit(2);
 }
 
 }  // namespace tbdse::bench

@@ -59,24 +59,18 @@ tbdse::SweepSpec spec_for(std::int32_t rows, std::int32_t cols,
   return spec;
 }
 
-double seconds(const tbdse::SweepSpec& spec, std::size_t run) {
-  return tbdse::bench::seconds([&] { (void)tbdse::run_single(spec, run, false); });
-}
-
 }  // namespace
 
 int main(int argc, char** argv) try {
-  int reps = 5;
-  if (argc == 3 && std::string(argv[1]) == "--reps")
-    reps = static_cast<int>(tbdse::bench::parse_count("wireframe_throughput", "--reps", argv[2], 1, 1000));
+  const int reps = tbdse::bench::reps_arg(argc, argv, "wireframe_throughput");
   tbdse::register_builtin_schemes();
   const tbdse::SweepSpec spec = spec_for(10000, 100);
   const double tasks = 1e6;
 
   tbdse::bench::Timing wf, ideal;
   for (int r = 0; r < reps; ++r) {  // interleaved, so drift affects both alike
-    wf.add(seconds(spec, 0));
-    ideal.add(seconds(spec, 1));
+    wf.add(tbdse::bench::run_seconds(spec, 0));
+    ideal.add(tbdse::bench::run_seconds(spec, 1));
   }
   const auto out_wf = tbdse::run_single(spec, 0, false);
   const auto out_ideal = tbdse::run_single(spec, 1, false);
