@@ -29,7 +29,7 @@ TbFootprint worker_footprint(const Workload& w, std::int64_t runtime_smem_per_th
 JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, const GpuConfig& gpu)
     : workload_(workload),
       gpu_(gpu),
-      policy_(p.policy),
+      policy_(p.policy == "grr" ? Policy::GRR : p.policy == "lf" ? Policy::LF : Policy::LRR),
       launch_at_(gpu.us_to_cycles(gpu.host_launch_us)),
       poll_(p.poll_cycles),
       sleep_(p.sleep_cycles),
@@ -184,8 +184,8 @@ Cycle JugglerScheme::scaled(std::int64_t cycles) const {
 
 std::int32_t JugglerScheme::target(std::int32_t w, std::size_t nth_freed) {
   const auto n = static_cast<std::int64_t>(workers_.size());
-  if (policy_ == "grr") return static_cast<std::int32_t>(grr_counter_++ % n);
-  if (policy_ == "lf") return static_cast<std::int32_t>((w + static_cast<std::int64_t>(nth_freed)) % n);
+  if (policy_ == Policy::GRR) return static_cast<std::int32_t>(grr_counter_++ % n);
+  if (policy_ == Policy::LF) return static_cast<std::int32_t>((w + static_cast<std::int64_t>(nth_freed)) % n);
   return static_cast<std::int32_t>(workers_[w].counter++ % n);  // lrr
 }
 
@@ -200,7 +200,7 @@ void JugglerScheme::resolved(Engine& engine, std::int32_t w) {
     if (--open_[c] != 0) continue;
     engine.note_dependencies_met(c, engine.now());
     const std::int32_t to = target(w, freed++);
-    if (policy_ == "grr") {  // the global counter's atomic, serialised
+    if (policy_ == Policy::GRR) {  // the global counter's atomic, serialised
       const Cycle begin = std::max(t, grr_free_at_);
       grr_wait_ += static_cast<double>(begin - t);
       grr_free_at_ = begin + atomic_;

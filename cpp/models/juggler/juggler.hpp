@@ -78,7 +78,8 @@ class JugglerScheme : public Scheme {
 
   const Workload& workload_;
   const GpuConfig& gpu_;
-  std::string policy_;
+  enum class Policy { LRR, GRR, LF };
+  Policy policy_;  // from the params' name once, not compared per insertion
   Cycle launch_at_;
   std::int64_t poll_, sleep_, dequeue_, resolve_, enqueue_, atomic_;
   double contention_factor_, locality_;
