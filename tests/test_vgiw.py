@@ -211,6 +211,16 @@ def test_cfg_file_and_yaml_experiment(tmp_path: Path) -> None:
     assert set(df["workload"]) == {"diamond", "cfg6_div0.3"}
 
 
+def test_cfg_file_errors_are_config_errors(tmp_path: Path) -> None:
+    # Kernel files go through the project's YAML loader: a missing file and a
+    # syntax error name the file (and the line), never an OSError or YAMLError.
+    with pytest.raises(td.ConfigError, match="no such file"):
+        td.workloads.cfg_file(str(tmp_path / "missing.yaml"))
+    (tmp_path / "bad.yaml").write_text("threads: 8\nblocks: [\n")
+    with pytest.raises(td.ConfigError, match=r"bad\.yaml"):
+        td.workloads.cfg_file(str(tmp_path / "bad.yaml"))
+
+
 def test_speedups_over_simt_and_sgmf_use_the_baseline_column() -> None:
     wl = td.workloads.rodinia("nn_euclid", threads=4096)
     df = td.sweep(wl, "gtx480", "vgiw", baseline="simt")

@@ -25,9 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from tbdse import _core
+from tbdse import _core, yamlio
 from tbdse._checks import whole
 from tbdse._params import unknown_name
 from tbdse.errors import ConfigError
@@ -139,9 +137,8 @@ def _from_spec(spec: Mapping[str, Any], where: str) -> Workload:
 def cfg_file(path: str, threads: int = 0, *, name: str | None = None) -> Workload:
     """A control-flow kernel from a YAML file (name, threads, blocks, paths);
     ``threads`` > 0 overrides the file's."""
-    with open(path, encoding="utf-8") as f:
-        spec = yaml.safe_load(f)
-    if threads:
+    spec = yamlio.load_yaml(Path(path)).data  # the hardened loader every YAML input uses
+    if threads and isinstance(spec, Mapping):
         spec = {**spec, "threads": threads}
     made = _from_spec(spec, path)
     if name:
