@@ -53,7 +53,7 @@ def test_sigint_stops_a_sweep_and_keeps_finished_rows() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Killed (SIGKILL, no clean-up at all) at any point, `tbdse run --resume`
+# Killed (SIGKILL, no clean-up at all) at any point, `tbdse run` again
 # finishes with exactly the table of an uninterrupted run.
 
 EXPERIMENT = textwrap.dedent(
@@ -76,38 +76,41 @@ EXPERIMENT = textwrap.dedent(
     """
 )
 
-# The child runs `tbdse run` one run per checkpoint chunk, and kills itself
-# with SIGKILL at the chosen point: after checkpoint chunk N, or inside the
-# write of output FILE (half a temporary file written), or never (the parent
-# kills it after a delay).
+# The child runs `tbdse run` one run per store chunk, and kills itself with
+# SIGKILL at the chosen point: after store chunk N, or inside the write of
+# output FILE (half a temporary file written), or just after FILE took its new
+# content but before the manifest recorded it, or never (the parent kills it
+# after a delay).
 CHILD_RUN = textwrap.dedent(
     """
     import os, signal, sys
-    import tbdse.runner as runner, tbdse._outdir as outdir
+    import tbdse.runner as runner, tbdse._outdir as outdir, tbdse.store as store
     from tbdse import cli
     kind, arg, path, out = sys.argv[1:5]
     runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS = 1, 1e-9
     if kind == "chunk":
-        write = runner._Checkpoint.write
+        write, count = store.ResultsStore.write, [0]
         def killing_write(self, *a, **k):
             write(self, *a, **k)
-            if self.count == int(arg):
+            count[0] += 1
+            if count[0] == int(arg):
                 os.kill(os.getpid(), signal.SIGKILL)
-        runner._Checkpoint.write = killing_write
-    elif kind == "file":
+        store.ResultsStore.write = killing_write
+    elif kind in ("file", "renamed"):
         atomic = outdir.atomic_write
-        def killing_atomic(target, write):
-            if target.name == arg:
-                def half(tmp):
-                    write(tmp)
-                    data = tmp.read_bytes()
-                    tmp.write_bytes(data[: len(data) // 2])
-                    os.kill(os.getpid(), signal.SIGKILL)
-                return atomic(target, half)
-            return atomic(target, write)
+        def killing_atomic(target, write, **kw):
+            if target.name != arg:
+                return atomic(target, write, **kw)
+            if kind == "renamed":
+                digest = atomic(target, write, **kw)
+                os.kill(os.getpid(), signal.SIGKILL)
+            def half(tmp):
+                write(tmp)
+                data = tmp.read_bytes()
+                tmp.write_bytes(data[: len(data) // 2])
+                os.kill(os.getpid(), signal.SIGKILL)
+            return atomic(target, half, **kw)
         outdir.atomic_write = killing_atomic
-        import tbdse.experiment as experiment
-        experiment.atomic_write = killing_atomic
     sys.exit(cli.main(["run", path, "-o", out, "--no-progress", *sys.argv[5:]]))
     """
 )
@@ -144,7 +147,7 @@ def test_killed_anywhere_a_resumed_run_gives_the_uninterrupted_table(tmp_path: P
     rng = random.Random(5)
     points = [("chunk", "1"), ("chunk", "7"), ("chunk", str(len(expected) - 1))]
     points += [("file", "results.parquet"), ("file", "results.csv"), ("file", "speedup.png")]
-    points += [("file", "tbdse-run.json")]
+    points += [("file", "tbdse-run.json"), ("renamed", "results.csv"), ("renamed", "speedup.png")]
     points += [("time", f"{rng.uniform(0.3, 2.5):.2f}") for _ in range(3)]
     for n, (kind, arg) in enumerate(points):
         out = tmp_path / f"out{n}"
@@ -159,11 +162,11 @@ def test_killed_anywhere_a_resumed_run_gives_the_uninterrupted_table(tmp_path: P
         for table in ("results.parquet", "results.csv"):
             if (out / table).exists():
                 assert (out / table).stat().st_size > 0
-        status, err = _finish(_run_child("none", "", path, out, "--resume"))
+        status, err = _finish(_run_child("none", "", path, out))
         assert status == 0, (kind, arg, err)
         got = pd.read_parquet(out / "results.parquet")
         pd.testing.assert_frame_equal(got, expected, obj=f"killed at {kind} {arg}")
         csv = pd.read_csv(out / "results.csv")
         assert len(csv) == len(expected) and list(csv.columns) == list(expected.columns)
-        assert not (out / "checkpoint").exists()
-        assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+        assert (out / "store" / "tbdse-store.json").exists()  # kept for the next run
+        assert not [p.name for p in out.rglob("*") if p.name.endswith(".tmp")]

@@ -216,24 +216,29 @@ def test_output_folders_that_cannot_be_written(
     assert err.startswith("error: ") and "Traceback" not in err and str(out) in err
 
 
-def test_a_checkpoint_that_is_a_file_or_damaged(
+def test_a_store_that_is_a_file_or_damaged_and_old_manifests(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write_experiment(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
-    (out / "checkpoint").write_text("not a folder")
-    (out / "tbdse-run.json").write_text(json.dumps({"experiment": "exp", "files": []}))
-    assert cli.main(["run", str(path), "-o", str(out), "--no-progress", "--resume"]) == 2
+    (out / "store").write_text("not a folder")
+    assert cli.main(["run", str(path), "-o", str(out), "--no-progress"]) == 2
     assert "is a file" in capsys.readouterr().err
-    (out / "checkpoint").unlink()
-    (out / "checkpoint").mkdir()
-    (out / "checkpoint" / "meta.json").write_text("[1, 2]")  # valid JSON, not a mapping
-    assert cli.main(["run", str(path), "-o", str(out), "--no-progress", "--resume"]) == 2
-    assert "meta.json is damaged" in capsys.readouterr().err
+    (out / "store").unlink()
+    (out / "store").mkdir()
+    (out / "store" / "tbdse-store.json").write_text("[1, 2]")  # valid JSON, not a store's
+    assert cli.main(["run", str(path), "-o", str(out), "--no-progress"]) == 2
+    assert "not a tbdse results store" in capsys.readouterr().err
+    assert (out / "store" / "tbdse-store.json").read_text() == "[1, 2]"
     (out / "tbdse-run.json").write_text("{broken")
     assert cli.main(["run", str(path), "-o", str(out), "--no-progress"]) == 2
     assert "tbdse-run.json is damaged" in capsys.readouterr().err
+    # An older tbdse's manifest listed names without their content: nothing it
+    # lists can be proved tbdse's, so the folder is refused, not cleaned.
+    (out / "tbdse-run.json").write_text(json.dumps({"experiment": "exp", "files": []}))
+    assert cli.main(["run", str(path), "-o", str(out), "--no-progress"]) == 2
+    assert "older tbdse" in capsys.readouterr().err
 
 
 def test_a_failed_write_leaves_the_previous_table(

@@ -1,80 +1,57 @@
-"""An experiment's output folder: what tbdse wrote there, written atomically,
-and only ever removed when tbdse wrote it.
+"""An experiment's output folder: what tbdse wrote there, proved by content,
+and only ever replaced or removed when tbdse can prove it wrote it.
 
 ``tbdse-run.json`` (the manifest) names the experiment that owns the folder
-and every file tbdse wrote into it.  A folder that holds another
-experiment's results, or files tbdse would overwrite without having written
-them, is refused unless the caller asks to ``overwrite``; even then only
-files the manifest lists (and checkpoint chunks) are deleted, never a file
-tbdse did not write.  Every output goes to a temporary file first and is
-renamed into place, so a kill leaves either the old file or the new one,
-never half of one.
+and every file tbdse wrote into it with the SHA-256 of its contents.  On
+opening a folder every listed file still there must have that content: a
+file changed (or swapped) since tbdse wrote it makes the folder refused, so a
+copied or crafted manifest cannot make tbdse delete a user's file.  An output
+would land on a file the manifest does not list: refused, whatever the flags.
+A folder holding another experiment's results is refused unless the caller
+asks to ``overwrite``; even then only its listed, unchanged files (and its
+results store, see :mod:`tbdse.store`) are deleted.  Symbolic links are never
+followed inside the folder.  Every output goes to a new temporary file,
+announced in the manifest first, and is renamed into place, so a kill leaves
+either the old file or the new one, never half of one, and nothing
+unaccounted for.  The folder is locked for the whole run: a second run into
+it is refused with the name of the first.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from tbdse._files import (
+    FolderLock,
+    atomic_write,
+    new_token,
+    os_problem,
+    require_no_link,
+    sha256_file,
+    unlink_if_unchanged,
+    write_text,
+)
 from tbdse.errors import ConfigError
+from tbdse.store import ResultsStore
 
-__all__ = ["MANIFEST", "OutputFolder", "atomic_write", "remove_checkpoint", "write_text"]
+__all__ = ["LOCK", "MANIFEST", "STORE", "OutputFolder", "atomic_write", "os_problem", "write_text"]
 
 MANIFEST = "tbdse-run.json"
-CHECKPOINT = "checkpoint"
-# What a checkpoint folder holds when tbdse wrote it (runner._Checkpoint).
-_CHECKPOINT_FILES = re.compile(r"^(chunk-\d+\.parquet|\.chunk-\d+\.tmp|meta\.json)$")
-# Temporary files of atomic_write, left behind by a kill.
-_TEMPORARY = re.compile(r"^\..+\.tbdse-\d+\.tmp$")
-
-
-def os_problem(path: Path, action: str, exc: OSError) -> ConfigError:
-    """A ConfigError for an OSError on ``path``: what was tried and the system's reason."""
-    reason = exc.strerror or type(exc).__name__
-    return ConfigError(f"cannot {action} {path}: {reason}")
-
-
-def write_text(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
-
-
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Calls ``write(temporary)``, flushes it to disk and renames it to ``path``."""
-    tmp = path.with_name(f".{path.name}.tbdse-{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise os_problem(path, "write", exc) from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def remove_checkpoint(folder: Path) -> bool:
-    """Deletes the files tbdse writes into a checkpoint folder, then the folder
-    if nothing else is in it.  Returns False when other files kept it."""
-    if not folder.is_dir():
-        return True
-    for entry in folder.iterdir():
-        if _CHECKPOINT_FILES.match(entry.name) and entry.is_file():
-            entry.unlink()
-    try:
-        folder.rmdir()
-    except OSError:
-        return False
-    return True
+LOCK = "tbdse-run.lock"
+STORE = "store"
+FORMAT = 2
+# A temporary of the manifest itself, left by a kill (removed when it holds a manifest).
+_MANIFEST_START = b'{\n "tool": "tbdse",'
+_MANIFEST_TEMPORARY = re.compile(r"^\.tbdse-run\.json\.tbdse-[0-9a-f]{16}\.tmp$")
 
 
 class OutputFolder:
-    """Claims ``path`` for experiment ``name`` (see the module docs)."""
+    """Claims ``path`` for experiment ``name`` (see the module docs) and holds
+    its lock until :meth:`close`."""
 
     def __init__(
         self,
@@ -83,7 +60,6 @@ class OutputFolder:
         source: str | None,
         outputs: Iterable[str],
         *,
-        resume: bool,
         overwrite: bool,
     ) -> None:
         if not str(path).strip():
@@ -92,37 +68,44 @@ class OutputFolder:
         self.name = name
         self.source = source
         self._prepare_folder()
+        self._lock = FolderLock(self.path, LOCK, "output folder")
+        try:
+            self._claim(outputs, overwrite)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _claim(self, outputs: Iterable[str], overwrite: bool) -> None:
+        self._clear_manifest_temporaries()
         previous = self._read_manifest()
-        self.previous_files: list[str] = list(previous.get("files", [])) if previous else []
+        self.files: dict[str, str] = dict(previous.get("files", {})) if previous else {}
+        for entry in previous.get("pending", []) if previous else []:
+            self._settle(entry)
+        self._check_unchanged()
         owner = previous.get("experiment") if previous else None
-        if previous is not None and owner != name and not overwrite:
+        if previous is not None and owner != self.name and not overwrite:
             origin = f" (from {previous['source']})" if previous.get("source") else ""
             raise ConfigError(
-                f"{self.path} holds the results of experiment '{owner}'{origin}, not '{name}'; "
-                "choose another output folder, or pass --overwrite to replace them"
+                f"{self.path} holds the results of experiment '{owner}'{origin}, not "
+                f"'{self.name}'; choose another output folder, or pass --overwrite to replace them"
             )
-        if previous is None and not overwrite:
-            foreign = self._foreign_outputs(outputs)
-            if foreign:
-                raise ConfigError(
-                    f"{self.path} already holds {', '.join(foreign)}, which tbdse did not write "
-                    "for this experiment; choose another output folder, or pass --overwrite to "
-                    "replace them"
-                )
-        if resume and owner != name:
-            resume = False  # nothing of this experiment to resume
-        self.checkpoint = self.path / CHECKPOINT
-        if self.checkpoint.exists() and not self.checkpoint.is_dir():
+        foreign = self._foreign_outputs(outputs)
+        if foreign:
             raise ConfigError(
-                f"{self.checkpoint} is a file, not tbdse's checkpoint folder; move it away"
+                f"{self.path} already holds {', '.join(foreign)}, which tbdse did not write; "
+                "tbdse never replaces a file it did not write (not even with --overwrite): "
+                "move them away, or choose another output folder"
             )
-        self._clear_temporaries()
-        if owner is not None and owner != name:
-            self._remove(self.previous_files)  # another experiment's outputs, by --overwrite
-            self.previous_files = []
-        if not resume:
-            self.discard_checkpoint()
-        self._write_manifest(self.previous_files, complete=False)
+        self.pending: list[dict[str, str]] = []
+        store_path = self.path / STORE
+        require_no_link(store_path, "results store")
+        if owner is not None and owner != self.name:  # --overwrite: the other experiment's
+            self._remove(list(self.files))
+            if store_path.is_dir():
+                ResultsStore(store_path).destroy()
+            self.files = {}
+        self._write_manifest(complete=False)
+        self.store = ResultsStore(store_path)
 
     # -- set-up ---------------------------------------------------------------------
     def _prepare_folder(self) -> None:
@@ -134,26 +117,32 @@ class OutputFolder:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise os_problem(self.path, "create output folder", exc) from None
-        probe = self.path / f".probe.tbdse-{os.getpid()}.tmp"
-        try:
-            probe.write_bytes(b"")
-            probe.unlink()
-        except OSError as exc:
-            raise os_problem(self.path, "write into output folder", exc) from None
 
     def _read_manifest(self) -> dict[str, Any] | None:
         file = self.path / MANIFEST
+        require_no_link(file, "manifest")
         if not file.exists():
             return None
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError):
             data = None
+        if isinstance(data, dict) and isinstance(data.get("files"), list):
+            raise ConfigError(
+                f"{file} was written by an older tbdse, which did not record what its files "
+                "held, so tbdse cannot tell them from yours; move the outputs you want to keep "
+                "and delete that file, or use another folder"
+            )
+        files = data.get("files") if isinstance(data, dict) else None
         if (
             not isinstance(data, dict)
+            or data.get("tool") != "tbdse"
             or not isinstance(data.get("experiment"), str)
-            or not isinstance(data.get("files", []), list)
-            or not all(isinstance(f, str) for f in data.get("files", []))
+            or not isinstance(files, dict)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())
+            or not all(_inside(self.path, k) for k in files)
+            or not isinstance(data.get("pending", []), list)
+            or not all(_pending_entry(self.path, p) for p in data.get("pending", []))
         ):
             raise ConfigError(
                 f"{file} is damaged, so tbdse cannot tell what it wrote in {self.path}; "
@@ -161,58 +150,130 @@ class OutputFolder:
             )
         return data
 
-    def _foreign_outputs(self, outputs: Iterable[str]) -> list[str]:
-        """Outputs of a run that would land on files tbdse did not write."""
-        # (A checkpoint folder is not among them: tbdse only adds its chunk
-        # files there, and only ever removes those.)
-        names = dict.fromkeys(["results.parquet", "results.csv", "results.partial.csv", *outputs])
-        return [n for n in names if (self.path / n).exists()]
+    def _check_unchanged(self) -> None:
+        """Every file the manifest lists and that is still there holds what tbdse wrote."""
+        changed = [
+            rel
+            for rel, digest in self.files.items()
+            if _exists(self.path / rel) and sha256_file(self.path / rel) != digest
+        ]
+        if changed:
+            raise ConfigError(
+                f"{self.path}: {', '.join(sorted(changed))} changed since tbdse wrote "
+                f"{'them' if len(changed) > 1 else 'it'} (or the manifest {MANIFEST} does not "
+                "belong to this folder); tbdse replaces only files it can prove it wrote: move "
+                "those files away, or use another folder"
+            )
 
-    def _clear_temporaries(self) -> None:
+    def _foreign_outputs(self, outputs: Iterable[str]) -> list[str]:
+        """Outputs of a run that would land on a file tbdse did not write."""
+        names = dict.fromkeys(["results.parquet", "results.csv", "results.partial.csv", *outputs])
+        return [n for n in names if _exists(self.path / n) and n not in self.files]
+
+    def _clear_manifest_temporaries(self) -> None:
+        """Removes temporaries of the manifest a kill left: by name and by their
+        start, which is the manifest's own (even half written), or nothing."""
         for entry in self.path.iterdir():
-            if _TEMPORARY.match(entry.name) and entry.is_file():
-                entry.unlink()
+            if _MANIFEST_TEMPORARY.match(entry.name) and entry.is_file() and not entry.is_symlink():
+                with open(entry, "rb") as f:
+                    head = f.read(len(_MANIFEST_START))
+                if _MANIFEST_START.startswith(head):
+                    entry.unlink()
+
+    def _settle(self, entry: dict[str, str]) -> None:
+        """A write a kill interrupted: if its file took the new content, that is
+        now the file's record; its temporary (tbdse's, announced) is removed."""
+        digest = entry.get("sha256")
+        if digest is not None and sha256_file(self.path / entry["file"]) == digest:
+            self.files[entry["file"]] = digest
+        tmp = self.path / entry["tmp"]
+        if tmp.is_file() and not tmp.is_symlink():
+            tmp.unlink()
 
     def _remove(self, files: Iterable[str]) -> None:
         for rel in files:
-            target = self.path / rel
-            if target.is_file() and self.path.resolve() in target.resolve().parents:
-                target.unlink()
+            digest = self.files.pop(rel, None)
+            if digest is not None:
+                unlink_if_unchanged(self.path / rel, digest)
 
-    def _write_manifest(self, files: list[str], *, complete: bool) -> None:
+    def _write_manifest(self, *, complete: bool) -> None:
         data = {
             "tool": "tbdse",
+            "format": FORMAT,
             "experiment": self.name,
             "source": self.source,
             "complete": complete,
-            "files": sorted(set(files)),
+            "files": dict(sorted(self.files.items())),
+            "pending": self.pending,
         }
         text = json.dumps(data, indent=1) + "\n"
         atomic_write(self.path / MANIFEST, lambda tmp: write_text(tmp, text))
 
     # -- use ----------------------------------------------------------------------------
-    def discard_checkpoint(self) -> None:
-        remove_checkpoint(self.checkpoint)
-
-    def file(self, relative: str) -> Path:
-        """Where output ``relative`` goes (its folder made); recorded in the manifest
-        before it is written, so an interrupted write is still known as tbdse's."""
+    def write(self, relative: str, write: Callable[[Path], None]) -> Path:
+        """Writes output ``relative`` atomically through ``write(path)`` and
+        records it with its content's hash."""
         path = self.path / relative
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise os_problem(path.parent, "create folder", exc) from None
+        require_no_link(path, "outputs")
         if path.is_dir():
             raise ConfigError(f"cannot write {path}: a folder of that name is in the way")
-        if relative not in self.previous_files:
-            self.previous_files.append(relative)
-            self._write_manifest(self.previous_files, complete=False)
+        if _exists(path) and relative not in self.files:
+            raise ConfigError(f"cannot write {path}: a file tbdse did not write is in the way")
+        tmp = path.with_name(f".{path.name}.tbdse-{new_token()}.tmp")
+        entry = {"tmp": str(tmp.relative_to(self.path)), "file": relative}
+        self.pending.append(entry)
+        self._write_manifest(complete=False)  # a kill now leaves a temporary known as tbdse's
+
+        def announce(digest: str) -> None:  # a kill after the rename still proves the file
+            entry["sha256"] = digest
+            self._write_manifest(complete=False)
+
+        digest = atomic_write(path, write, temporary=tmp, before_rename=announce)
+        self.files[relative] = digest
+        self.pending.remove(entry)
+        self._write_manifest(complete=False)
         return path
 
     def finish(self, written: Iterable[str]) -> None:
         """Records the outputs of a complete run and removes those of earlier runs
         of this experiment that this one did not write again."""
-        kept = sorted(set(written))
-        self._remove(f for f in self.previous_files if f not in kept)
-        self.previous_files = kept
-        self._write_manifest(kept, complete=True)
+        kept = set(written)
+        self._remove([f for f in list(self.files) if f not in kept])
+        self._write_manifest(complete=True)
+
+    def close(self) -> None:
+        """Releases the folder (and its store) for other runs."""
+        self.store.unlock()
+        self._lock.release()
+
+
+def _exists(path: Path) -> bool:
+    """A file or link at ``path`` (a dangling link counts)."""
+    return path.is_symlink() or path.exists()
+
+
+def _pending_entry(folder: Path, entry: object) -> bool:
+    return (
+        isinstance(entry, dict)
+        and all(isinstance(entry.get(k), str) for k in ("tmp", "file"))
+        and isinstance(entry.get("sha256", ""), str)
+        and _inside(folder, entry["file"])
+        # only the temporary name tbdse gives that output (a crafted manifest
+        # cannot point tbdse at another file to delete)
+        and re.fullmatch(
+            re.escape(str(Path(entry["file"]).with_name(f".{Path(entry['file']).name}")))
+            + r"\.tbdse-[0-9a-f]{16}\.tmp",
+            entry["tmp"],
+        )
+        is not None
+    )
+
+
+def _inside(folder: Path, relative: str) -> bool:
+    """``relative`` names something inside ``folder`` (no absolute path, no '..')."""
+    rel = Path(relative)
+    return bool(relative) and not rel.is_absolute() and ".." not in rel.parts

@@ -114,11 +114,16 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--threads", type=_threads, default=None, help="worker threads (default: all cores)"
     )
-    run.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    run.add_argument(
+        "--resume",
+        action="store_true",
+        help="kept for compatibility: runs in --out's results store are always reused",
+    )
     run.add_argument(
         "--overwrite",
         action="store_true",
-        help="replace another experiment's results in --out (only files tbdse wrote are removed)",
+        help="replace another experiment's results in --out (only files tbdse can prove it "
+        "wrote are removed)",
     )
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     val = sub.add_parser("validate", help="check an experiment file without running it")
@@ -141,7 +146,6 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     frame = exp.run(
         args.out,
-        resume=args.resume,
         overwrite=args.overwrite,
         threads=args.threads,
         progress=False if args.no_progress else None,

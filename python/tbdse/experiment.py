@@ -31,9 +31,11 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from tbdse._outdir import OutputFolder, atomic_write, write_text
+from tbdse import _inputs
+from tbdse._files import write_text
+from tbdse._outdir import OutputFolder
 from tbdse._plan import Axes, Plan, build_plan, namespaces
-from tbdse.errors import SweepInterrupted
+from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.gpus import Gpu
 from tbdse.runner import Runner
 from tbdse.schemes import Scheme
@@ -81,12 +83,21 @@ class Experiment:
     plots: list[PlotSpec] = field(default_factory=list)
     description: str = ""
     source: str | None = None
+    input_root: Path | None = None  # files the sweep reads must lie below it (tbdse._inputs)
 
     def plan(self) -> Plan:
-        axes = Axes.build(self.grid, self.zip, namespaces(self.schemes, self.workloads))
-        return build_plan(
-            self.workloads, self.gpus, self.schemes, axes, self.replicates, self.seed, self.baseline
-        )
+        # A swept workload parameter runs its generator again, which may read a file.
+        with _inputs.input_root(self.input_root):
+            axes = Axes.build(self.grid, self.zip, namespaces(self.schemes, self.workloads))
+            return build_plan(
+                self.workloads,
+                self.gpus,
+                self.schemes,
+                axes,
+                self.replicates,
+                self.seed,
+                self.baseline,
+            )
 
     def resolved(self) -> dict[str, Any]:
         """The whole configuration with every default filled in (written as resolved.yaml).
@@ -140,7 +151,7 @@ class Experiment:
         self,
         out_dir: str | Path,
         *,
-        resume: bool = False,
+        resume: bool = True,
         overwrite: bool = False,
         threads: int | None = None,
         progress: bool | None = None,
@@ -148,37 +159,49 @@ class Experiment:
     ) -> pd.DataFrame:
         """Runs the sweep and writes tables, figures and resolved.yaml into ``out_dir``.
 
-        Finished chunks are checkpointed in ``out_dir/checkpoint``; with
-        ``resume`` an interrupted run continues from there.  A folder holding
-        another experiment's results (or files tbdse would overwrite without
-        having written them) is refused unless ``overwrite``; tbdse only ever
-        deletes files it wrote (``tbdse-run.json`` lists them).
+        Every finished chunk goes to the results store ``out_dir/store``
+        (:mod:`tbdse.store`), which stays after the run: a rerun, an extended
+        grid or an interrupted run simulates only what the store lacks
+        (``resume`` is accepted for compatibility; stored runs are always
+        reused).  A folder holding another experiment's results is refused
+        unless ``overwrite``; tbdse never replaces or deletes a file it cannot
+        prove it wrote (``tbdse-run.json`` lists them with their content's
+        hash), and holds the folder's lock for the whole run.
         """
-        out = OutputFolder(
-            out_dir, self.name, self.source, self.outputs(), resume=resume, overwrite=overwrite
-        )
+        del resume
+        out = OutputFolder(out_dir, self.name, self.source, self.outputs(), overwrite=overwrite)
+        try:
+            return self._run_in(out, threads, progress, echo)
+        finally:
+            out.close()
+
+    def _run_in(
+        self,
+        out: OutputFolder,
+        threads: int | None,
+        progress: bool | None,
+        echo: Callable[[str], None],
+    ) -> pd.DataFrame:
         resolved = yaml.safe_dump(self.resolved(), sort_keys=False)
-        atomic_write(out.file("resolved.yaml"), lambda p: write_text(p, resolved))
+        out.write("resolved.yaml", lambda p: write_text(p, resolved))
         plan = self.plan()
-        runner = Runner(plan, threads or self.threads, progress, self.on_error, out.checkpoint)
+        runner = Runner(plan, threads or self.threads, progress, self.on_error, out.store)
         restored = int(runner.done.sum())
         if restored:
-            echo(f"resuming: {restored} of {plan.runs} runs already finished")
+            echo(f"reusing {restored} of {plan.runs} runs from the results store {out.store.path}")
         try:
             runner.run()
         except KeyboardInterrupt:
             frame = runner.frame()
-            partial = out.file("results.partial.csv")
-            atomic_write(partial, lambda p: frame.to_csv(p, index=False))
+            partial = out.write("results.partial.csv", lambda p: frame.to_csv(p, index=False))
             raise SweepInterrupted(
                 frame,
                 f"interrupted after {len(frame)} of {plan.main_runs} runs; finished runs are in "
-                f"{out.checkpoint} (rerun with --resume to continue) and {partial}",
+                f"the results store {out.store.path} (rerun to continue) and {partial}",
             ) from None
         frame = runner.frame()
         written = self._write(frame, out)
         out.finish(written)
-        out.discard_checkpoint()
         for rel in written:
             echo(f"wrote {out.path / rel}")
         return frame
@@ -188,9 +211,9 @@ class Experiment:
         for fmt in self.tables:
             rel = f"results.{fmt}"
             if fmt == "parquet":
-                atomic_write(out.file(rel), lambda p: frame.to_parquet(p, index=False))
+                out.write(rel, lambda p: frame.to_parquet(p, index=False))
             else:
-                atomic_write(out.file(rel), lambda p: frame.to_csv(p, index=False))
+                out.write(rel, lambda p: frame.to_csv(p, index=False))
             written.append(rel)
         if self.plots:
             # Figures outside pyplot: no GUI backend needed, and the caller's
@@ -204,7 +227,7 @@ class Experiment:
                 figure = Figure(figsize=(6.4, 4.2))
                 draw(spec.rows(frame), ax=figure.subplots(), **spec.options)
                 fmt = Path(spec.file).suffix[1:]
-                atomic_write(out.file(spec.file), _save_figure(figure, fmt))
+                out.write(spec.file, _save_figure(figure, fmt))
                 written.append(spec.file)
         return written
 
@@ -232,21 +255,41 @@ def _scheme_entry(s: Scheme) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- loading
-def load(path: str | Path) -> Experiment:
-    """Reads and validates an experiment file; ConfigError lists every problem."""
+def load(path: str | Path, *, input_root: str | Path | None = None) -> Experiment:
+    """Reads and validates an experiment file; ConfigError lists every problem.
+
+    An experiment file reads the files it names (graphs, task lists, ...), like
+    code does.  With ``input_root`` every such file must resolve (symlinks
+    followed) below that folder; the experiment file itself is the caller's
+    choice and is not confined.  The experiment keeps the root for the files
+    its sweep reads again (a swept workload parameter)."""
     from tbdse._experiment_file import parse
 
     doc = load_yaml(path)
-    return parse(doc, base_dir=Path(path).resolve().parent, default_name=Path(path).stem)
+    with _inputs.input_root(input_root) as root:
+        exp = parse(doc, base_dir=Path(path).resolve().parent, default_name=Path(path).stem)
+    exp.input_root = root
+    return exp
 
 
 def from_dict(
-    data: Mapping[str, Any], *, name: str = "experiment", base_dir: str | Path = "."
+    data: Mapping[str, Any],
+    *,
+    name: str = "experiment",
+    base_dir: str | Path = ".",
+    input_root: str | Path | None = None,
 ) -> Experiment:
     """An experiment from an already-parsed mapping (locations are unknown)."""
     from tbdse._experiment_file import parse
 
-    return parse(Located(dict(data), name), base_dir=Path(base_dir), default_name=name)
+    if not isinstance(data, Mapping):
+        raise ConfigError(
+            f"{name}: an experiment is a mapping of keys to values; got {_inputs.excerpt(data)}"
+        )
+    with _inputs.input_root(input_root) as root:
+        exp = parse(Located(dict(data), name), base_dir=Path(base_dir), default_name=name)
+    exp.input_root = root
+    return exp
 
 
 def count_runs(exp: Experiment) -> int:

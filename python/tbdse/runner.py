@@ -4,14 +4,14 @@ A sweep is validated completely before anything runs, then simulated in
 chunks by the compiled core (TBB on all cores, GIL released).  Chunks are
 sized to take about a quarter of a second, so Ctrl-C stops a sweep promptly:
 the finished rows come back on the :class:`~tbdse.errors.SweepInterrupted`
-exception.  With ``checkpoint=DIR`` every finished chunk is also written to
-disk, keyed by configuration hash and replicate, and a rerun with the same
-directory simulates only what is missing.
+exception.  With ``store=DIR`` every finished chunk is also written to a
+results store (:mod:`tbdse.store`), keyed by seed, configuration hash,
+replicate and build, and a rerun with the same store simulates only what is
+missing.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -22,12 +22,12 @@ import pandas as pd
 
 from tbdse import _core
 from tbdse._checks import flag, text, whole
-from tbdse._outdir import atomic_write, os_problem, write_text
 from tbdse._plan import MAX_REPLICATES, Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 from tbdse.gpus import Gpu, as_gpu
 from tbdse.results import Result, build_frame
 from tbdse.schemes import Scheme, as_scheme
+from tbdse.store import ResultsStore, build_id, key_frame
 from tbdse.workloads.base import Workload
 
 __all__ = ["simulate", "sweep"]
@@ -74,72 +74,6 @@ def _raise_run_error(core: _core.Sweep, run: int, message: str) -> None:
     raise SimulationError(message)  # not reached: a failed run fails again
 
 
-class _Checkpoint:
-    """Finished runs on disk: one parquet file per chunk plus meta.json."""
-
-    def __init__(self, directory: str | Path, seed: int) -> None:
-        self.dir = Path(directory)
-        if self.dir.exists() and not self.dir.is_dir():
-            raise ConfigError(f"checkpoint {self.dir} is a file, not a folder; use another path")
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise os_problem(self.dir, "create checkpoint folder", exc) from None
-        meta = self.dir / "meta.json"
-        if meta.exists():
-            try:
-                stored = json.loads(meta.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-                stored = None
-            if not isinstance(stored, dict) or "seed" not in stored:
-                raise ConfigError(
-                    f"checkpoint {meta} is damaged; delete the checkpoint folder (its finished "
-                    "runs are lost) or use another one"
-                )
-            if stored.get("seed") != seed:
-                raise ConfigError(
-                    f"checkpoint {self.dir} was written by a sweep with seed {stored.get('seed')}, "
-                    f"not {seed}; use another directory"
-                )
-        else:
-            text = json.dumps({"seed": seed})
-            atomic_write(meta, lambda p: write_text(p, text))
-        self.count = len(list(self.dir.glob("chunk-*.parquet")))
-
-    def load(self) -> pd.DataFrame | None:
-        files = sorted(self.dir.glob("chunk-*.parquet"))
-        frames = []
-        for f in files:
-            try:
-                frame = pd.read_parquet(f)
-            except Exception as exc:  # pyarrow raises several types for a damaged file
-                raise ConfigError(
-                    f"checkpoint chunk {f} cannot be read ({exc}); delete it"
-                ) from None
-            missing = {"_hash", "_replicate", "_status", "_error"} - set(frame.columns)
-            if missing:
-                raise ConfigError(
-                    f"checkpoint chunk {f} lacks {', '.join(sorted(missing))}; delete it"
-                )
-            frames.append(frame)
-        return pd.concat(frames, ignore_index=True) if frames else None
-
-    def write(self, keys: np.ndarray, replicates: np.ndarray, res: Mapping[str, Any]) -> None:
-        frame = pd.DataFrame(res["metrics"], columns=res["columns"])
-        frame.insert(0, "_hash", keys.view(np.int64))
-        frame.insert(1, "_replicate", replicates)
-        frame["_status"] = res["status"]
-        frame["_error"] = res["errors"]
-        self.count += 1
-        tmp = self.dir / f".chunk-{self.count:06d}.tmp"
-        try:
-            frame.to_parquet(tmp, index=False)
-            tmp.rename(self.dir / f"chunk-{self.count:06d}.parquet")  # atomic: never half a chunk
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise os_problem(self.dir, "write checkpoint chunk into", exc) from None
-
-
 class Runner:
     """Simulates a plan's runs in adaptive chunks and collects their rows
     (what :func:`sweep` and experiment files run through)."""
@@ -150,7 +84,7 @@ class Runner:
         threads: int | None,
         progress: bool | None,
         on_error: str,
-        checkpoint: str | Path | None,
+        store: ResultsStore | str | Path | None,
     ) -> None:
         if on_error not in ("raise", "record"):
             raise ConfigError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
@@ -158,8 +92,8 @@ class Runner:
             threads = whole(threads, "threads", 1, 4096)
         if progress is not None:
             progress = flag(progress, "progress")
-        if checkpoint is not None:
-            checkpoint = text(checkpoint, "checkpoint", path_ok=True)
+        if store is not None and not isinstance(store, ResultsStore):
+            store = ResultsStore(text(store, "store", path_ok=True))
         self.plan = plan
         self.threads = threads or 0
         self.progress = progress
@@ -172,9 +106,14 @@ class Runner:
         self.status = np.zeros(n, dtype=np.int8)
         self.errors = [""] * n
         self.done = np.zeros(n, dtype=bool)
-        self.checkpoint = _Checkpoint(checkpoint, plan.seed) if checkpoint is not None else None
-        if self.checkpoint is not None:
-            self._restore(self.checkpoint.load())
+        self.store = store
+        if store is not None:
+            store.lock()  # released by close(); a second writer is told who holds it
+            try:
+                self._restore(store.rows())
+            except BaseException:
+                store.unlock()
+                raise
 
     def _validate(self) -> np.ndarray:
         """Every run's configuration hash, validated in chunks so that Ctrl-C
@@ -203,14 +142,23 @@ class Runner:
             self.errors[i] = e
         self.done[runs] = True
 
-    def _restore(self, stored: pd.DataFrame | None) -> None:
-        """Marks runs found in a checkpoint as done, with their stored results.
+    def close(self) -> None:
+        """Releases the results store for other sweeps."""
+        if self.store is not None:
+            self.store.unlock()
 
-        Identical configurations (same hash and replicate) share one stored row;
-        stored columns are matched by name (a checkpoint written by a sweep with
-        other schemes may have other statistics).
+    def _restore(self, stored: pd.DataFrame) -> None:
+        """Marks runs found in the results store as done, with their stored results.
+
+        Identical configurations (same seed, hash, replicate and build) share
+        one stored row; stored columns are matched by name (a store written by
+        a sweep with other schemes may have other statistics).
         """
-        if stored is None or stored.empty:
+        stored = stored[
+            (stored["_seed"] == np.array([self.plan.seed], dtype=np.uint64).view(np.int64)[0])
+            & (stored["_build"] == build_id())
+        ]
+        if stored.empty:
             return
         runs_of: dict[tuple[int, int], list[int]] = {}
         keys = zip(self.hashes.view(np.int64), self.plan.replicate_of, strict=True)
@@ -249,8 +197,12 @@ class Runner:
                 if list(res["columns"]) != self.columns:
                     raise SimulationError("internal: result columns differ from the plan's")
                 self._store(chunk, res["metrics"], res["status"], res["errors"])
-                if self.checkpoint is not None:
-                    self.checkpoint.write(self.hashes[chunk], self.plan.replicate_of[chunk], res)
+                if self.store is not None:
+                    self.store.write(
+                        key_frame(
+                            self.plan.seed, self.hashes[chunk], self.plan.replicate_of[chunk], res
+                        )
+                    )
                 pos += take
                 elapsed = max(time.perf_counter() - t0, 1e-4)
                 budget = max(1.0, float(cum[take - 1]) / elapsed * CHUNK_SECONDS)
@@ -314,7 +266,8 @@ def sweep(
     threads: int | None = None,
     progress: bool | None = None,
     on_error: str = "raise",
-    checkpoint: str | Path | None = None,
+    checkpoint: str | Path | ResultsStore | None = None,
+    store: str | Path | ResultsStore | None = None,
 ) -> pd.DataFrame:
     """Simulate every combination and return one tidy row per run.
 
@@ -336,7 +289,11 @@ def sweep(
         threads: worker threads (default: all cores).
         progress: show a progress bar (default: when the sweep takes over a second).
         on_error: 'raise' (default) or 'record' failed runs in ``status``/``error`` columns.
-        checkpoint: a directory to write finished chunks to and resume from.
+        store: a results store (:class:`~tbdse.store.ResultsStore` or its
+            folder): finished chunks are written to it as they finish, and runs
+            it already holds are not simulated again.  Held exclusively for
+            the sweep (a second sweep on it is refused, naming the first).
+        checkpoint: the same as ``store`` (its former name).
 
     Raises:
         ConfigError: bad input, before anything runs.
@@ -347,7 +304,7 @@ def sweep(
     base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
     axes = Axes.build(grid, zip, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, replicates, seed, base)
-    runner = Runner(plan, threads, progress, on_error, checkpoint)
+    runner = Runner(plan, threads, progress, on_error, store if store is not None else checkpoint)
     try:
         runner.run()
     except KeyboardInterrupt:
@@ -356,6 +313,8 @@ def sweep(
             f"sweep interrupted: {int(runner.done[: plan.main_runs].sum())} of "
             f"{plan.main_runs} runs finished (see .results)",
         ) from None
+    finally:
+        runner.close()
     return runner.frame()
 
 

@@ -1,0 +1,213 @@
+"""File primitives that let tbdse prove what it wrote, and touch nothing else.
+
+tbdse deletes or replaces a file only when it can show the file is one it
+wrote: its name was recorded, with a SHA-256 of its contents, in a record
+tbdse keeps beside it (an output folder's manifest, a results store's
+ledger), and the file on disk still has that content.  Symbolic links are
+never followed inside a folder tbdse owns: a link where tbdse expects its own
+file or folder is refused, so nothing outside the folder is reachable.  A
+folder in use is locked (:class:`FolderLock`) for the whole run, so a second
+process is told who holds it instead of racing it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import socket
+import stat
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tbdse.errors import ConfigError
+
+__all__ = [
+    "FolderLock",
+    "atomic_write",
+    "new_token",
+    "os_problem",
+    "require_no_link",
+    "sha256_file",
+    "unlink_if_unchanged",
+    "write_text",
+]
+
+
+def os_problem(path: Path, action: str, exc: OSError) -> ConfigError:
+    """A ConfigError for an OSError on ``path``: what was tried and the system's reason."""
+    reason = exc.strerror or type(exc).__name__
+    return ConfigError(f"cannot {action} {path}: {reason}")
+
+
+def new_token() -> str:
+    """A random name part: files tbdse creates never collide with another's."""
+    return secrets.token_hex(8)
+
+
+def sha256_file(path: Path) -> str | None:
+    """SHA-256 of a regular file's contents, read without following a link;
+    None when ``path`` is missing, a link or not a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
+        digest = hashlib.sha256()
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def require_no_link(path: Path, what: str) -> None:
+    """Refuses a symbolic link where tbdse keeps its own file or folder."""
+    if path.is_symlink():
+        raise ConfigError(
+            f"{path} is a symbolic link (to {os.readlink(path)}); tbdse does not follow links "
+            f"where it keeps its {what}, so it cannot write or delete outside the folder; "
+            "replace the link with a real folder, or choose another output folder"
+        )
+
+
+def unlink_if_unchanged(path: Path, sha256: str) -> bool:
+    """Deletes ``path`` only if it is a regular file (not a link) whose contents
+    still hash to ``sha256``; returns whether it did."""
+    if sha256_file(path) != sha256:
+        return False
+    path.unlink()
+    return True
+
+
+def write_text(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def atomic_write(
+    path: Path,
+    write: Callable[[Path], None],
+    *,
+    temporary: Path | None = None,
+    before_rename: Callable[[str], None] | None = None,
+) -> str:
+    """Calls ``write(temporary)``, flushes it to disk and renames it to ``path``;
+    returns the SHA-256 of what was written.
+
+    The temporary file is created new (never an existing file: a random name
+    by default), so a kill leaves either the old ``path`` or the new one, never
+    half of one, and never touches a file tbdse did not create.
+    ``before_rename(sha256)`` runs once the content is on disk, before it
+    takes ``path``'s place (to record it first).
+    """
+    tmp = temporary or path.with_name(f".{path.name}.tbdse-{new_token()}.tmp")
+    try:
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644))
+        write(tmp)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        digest = sha256_file(tmp)
+        assert digest is not None
+        if before_rename is not None:
+            before_rename(digest)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if exc.errno != errno.EEXIST:
+            tmp.unlink(missing_ok=True)
+        raise os_problem(path, "write", exc) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return digest
+
+
+def _holder(fd: int) -> dict[str, object] | None:
+    """The lock record in an open lock file; None when it is not one tbdse wrote."""
+    data = os.pread(fd, 4096, 0)
+    if not data:
+        return {}
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return record if isinstance(record, dict) and record.get("tool") == "tbdse" else None
+
+
+class FolderLock:
+    """An exclusive lock on a folder for as long as a run uses it.
+
+    The lock is ``fcntl.flock`` on a small file in the folder that records who
+    holds it (pid, host, start, command), so a second process is told which
+    run it would have raced.  The lock goes with the process: a killed run
+    leaves no stale lock behind.  The file itself stays (deleting lock files
+    races with their next user).  On file systems without ``flock`` (some
+    network mounts) the lock is not enforced.
+    """
+
+    def __init__(self, folder: Path, name: str, what: str) -> None:
+        self.path = folder / name
+        require_no_link(self.path, what)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise os_problem(self.path, f"lock {what} with", exc) from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(f"{self.path} is not a regular file; tbdse keeps its lock there")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise ConfigError(self._in_use(fd, folder, what)) from None
+            except OSError:
+                pass  # no flock on this file system: run unlocked (documented)
+            if _holder(fd) is None:
+                raise ConfigError(
+                    f"{self.path} is not a lock file tbdse wrote; tbdse keeps its lock for the "
+                    f"{what} under that name: move that file away, or choose another folder"
+                )
+            record = {
+                "tool": "tbdse",
+                "pid": os.getpid(),
+                "host": socket.gethostname(),
+                "since": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                "command": " ".join(sys.argv)[:300],
+            }
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, (json.dumps(record) + "\n").encode("utf-8"), 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd: int | None = fd
+
+    @staticmethod
+    def _in_use(fd: int, folder: Path, what: str) -> str:
+        holder = _holder(fd) or {}
+        who = (
+            f"pid {holder.get('pid')} on {holder.get('host')} since {holder.get('since')}"
+            f" ({holder.get('command')})"
+            if holder
+            else "another process"
+        )
+        return (
+            f"{folder} ({what}) is in use by another tbdse run: {who}; wait for it to finish, "
+            "or use another folder"
+        )
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)  # nobody holds it now
+            os.close(self._fd)  # closing drops the flock
+            self._fd = None
+
+    def __enter__(self) -> FolderLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

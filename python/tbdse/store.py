@@ -1,0 +1,298 @@
+"""A results store: every finished run of a sweep, on disk, reused by key.
+
+A store is a folder.  Each finished chunk of a sweep is one Parquet file of
+rows keyed by (seed, configuration hash, replicate, build) with the run's
+status and error; a rerun, an extended grid or another sweep that shares
+configurations simulates only what the store lacks.  ``build`` names the
+compiled core that produced a row (version and a hash of the extension), so
+rows from another build of tbdse are never taken for this one's.
+
+Layout::
+
+    tbdse-store.json     what the folder is (written once)
+    ledger.jsonl         one line per chunk: its file name and SHA-256
+    chunk-<token>.parquet
+    tbdse-store.lock     held (flock) by the sweep writing to the store
+
+Chunks are written to a temporary file, flushed, recorded in the ledger and
+renamed into place, so a kill at any point loses at most the chunk being
+written, and leaves nothing tbdse cannot recognise as its own.  Only files
+the ledger names with their current content are ever read as rows or
+deleted; anything else in the folder is left alone.  One sweep writes a store
+at a time: a second is refused with the name of the first (pid, host, start).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tbdse._files import (
+    FolderLock,
+    atomic_write,
+    new_token,
+    os_problem,
+    require_no_link,
+    sha256_file,
+    unlink_if_unchanged,
+    write_text,
+)
+from tbdse.errors import ConfigError
+
+__all__ = ["ResultsStore", "build_id"]
+
+STORE_FILE = "tbdse-store.json"
+LEDGER = "ledger.jsonl"
+LOCK = "tbdse-store.lock"
+FORMAT = 1
+# Columns every stored row has besides the metrics.
+KEY_COLUMNS = ("_seed", "_hash", "_replicate", "_build", "_status", "_error")
+
+
+@functools.cache
+def build_id() -> str:
+    """The compiled core that produces rows: its version and a hash of the extension."""
+    from tbdse import _core
+
+    digest = sha256_file(Path(_core.__file__ or "")) or "unknown"
+    return f"{_core.__version__}+{digest[:16]}"
+
+
+class ResultsStore:
+    """A folder of finished runs (see the module docs).
+
+    ``ResultsStore(path)`` opens or creates one; :meth:`rows` reads what is
+    stored.  Sweeps write through ``td.sweep(..., store=path)`` (or
+    ``checkpoint=path``); ``tbdse run`` keeps one in ``OUT/store``.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not str(path).strip():
+            raise ConfigError("a results store must be named by a folder path; got ''")
+        require_no_link(self.path, "results store")
+        if self.path.exists() and not self.path.is_dir():
+            raise ConfigError(
+                f"results store {self.path} is a file, not a folder; use another path"
+            )
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise os_problem(self.path, "create results store", exc) from None
+        self._lock: FolderLock | None = None
+        meta = self.path / STORE_FILE
+        require_no_link(meta, "results store")
+        if meta.exists():
+            self._check_meta(meta)
+        else:
+            self._refuse_legacy()
+            text = json.dumps({"tool": "tbdse", "kind": "results-store", "format": FORMAT}) + "\n"
+            atomic_write(meta, lambda p: write_text(p, text))
+
+    def __repr__(self) -> str:
+        return f"ResultsStore({str(self.path)!r})"
+
+    # -- what the folder is -------------------------------------------------------------
+    @staticmethod
+    def _check_meta(meta: Path) -> None:
+        try:
+            data = json.loads(meta.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            data = None
+        if not isinstance(data, dict) or data.get("kind") != "results-store":
+            raise ConfigError(
+                f"{meta} is not a tbdse results store's description; this folder is not a "
+                "results store tbdse wrote: use another folder"
+            )
+        if data.get("format") != FORMAT:
+            raise ConfigError(
+                f"results store {meta.parent} has format {data.get('format')}, which this tbdse "
+                f"(format {FORMAT}) cannot read; use another folder"
+            )
+
+    def _refuse_legacy(self) -> None:
+        if (self.path / "meta.json").exists() and any(self.path.glob("chunk-*.parquet")):
+            raise ConfigError(
+                f"{self.path} looks like a checkpoint of an older tbdse (meta.json and "
+                "chunk files, without a ledger): tbdse cannot tell its files from others', "
+                "so it neither reads nor deletes them; use another folder"
+            )
+
+    # -- the ledger ---------------------------------------------------------------------
+    def _entries(self) -> Iterator[dict[str, Any]]:
+        ledger = self.path / LEDGER
+        require_no_link(ledger, "results store")
+        try:
+            text = ledger.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read {ledger}: {exc}") from None
+        for line in text.splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line torn by a kill: its chunk was never renamed into place
+            if isinstance(entry, dict):
+                yield entry
+
+    def _ledger_is_ours(self) -> bool:
+        """Every complete line of the ledger is an entry tbdse writes."""
+        ledger = self.path / LEDGER
+        if not ledger.is_file() or ledger.is_symlink():
+            return False
+        lines = ledger.read_text(encoding="utf-8", errors="replace").splitlines()
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                if line.startswith('{"'):
+                    continue  # torn by a kill
+                return False
+            if not isinstance(entry, dict) or not ({"pending"} <= entry.keys() or "file" in entry):
+                return False
+        return True
+
+    def _chunks(self) -> dict[str, str]:
+        """Chunk file name -> SHA-256, as the ledger records them."""
+        return {
+            e["file"]: e["sha256"]
+            for e in self._entries()
+            if isinstance(e.get("file"), str) and isinstance(e.get("sha256"), str)
+        }
+
+    def _append(self, entry: Mapping[str, Any]) -> None:
+        ledger = self.path / LEDGER
+        fd = os.open(ledger, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        try:
+            size = os.fstat(fd).st_size
+            torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+            line = ("\n" if torn else "") + json.dumps(entry) + "\n"
+            os.write(fd, line.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    # -- reading ------------------------------------------------------------------------
+    def rows(self) -> pd.DataFrame:
+        """Every stored row (key columns, status, error and metrics), in chunk order."""
+        frames = []
+        for name in self._chunks():
+            file = self.path / name
+            if not file.is_file() or file.is_symlink():
+                continue  # recorded, then lost to a kill before its rename
+            try:
+                frame = pd.read_parquet(file)
+            except Exception as exc:  # pyarrow raises several types for a damaged file
+                raise ConfigError(f"results store chunk {file} cannot be read ({exc})") from None
+            missing = set(KEY_COLUMNS) - set(frame.columns)
+            if missing:
+                raise ConfigError(f"results store chunk {file} lacks {', '.join(sorted(missing))}")
+            frames.append(frame)
+        if not frames:
+            return pd.DataFrame({c: pd.Series(dtype=object) for c in KEY_COLUMNS})
+        return pd.concat(frames, ignore_index=True)
+
+    def summary(self) -> pd.Series:
+        """Stored rows per status."""
+        from tbdse.results import STATUS_NAMES
+
+        codes = self.rows()["_status"].astype(int)
+        return codes.map(STATUS_NAMES).value_counts().rename("rows")
+
+    # -- writing ------------------------------------------------------------------------
+    def lock(self) -> None:
+        """Takes the store for this process (ConfigError naming the holder if taken)."""
+        if self._lock is None:
+            self._lock = FolderLock(self.path, LOCK, "results store")
+            self._recover()
+
+    def unlock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def _recover(self) -> None:
+        """Finishes or removes what a killed writer left: a chunk recorded in the
+        ledger but not yet renamed is renamed; an unrecorded temporary that the
+        ledger announced is removed."""
+        chunks = self._chunks()
+        for entry in self._entries():
+            tmp = entry.get("pending")
+            if not isinstance(tmp, str) or not tmp.startswith(".chunk-"):
+                continue
+            path = self.path / tmp
+            final = tmp[1:].removesuffix(".tmp")
+            renamed = (self.path / final).exists()
+            if final in chunks and not renamed and sha256_file(path) == chunks[final]:
+                os.replace(path, self.path / final)
+                continue
+            if path.is_file() and not path.is_symlink() and final not in chunks:
+                path.unlink()
+
+    def write(self, frame: pd.DataFrame) -> None:
+        """Adds finished rows (a chunk) to the store; the caller holds the lock."""
+        if self._lock is None:
+            raise ConfigError("internal: write to a results store that is not locked")
+        token = new_token()
+        final = f"chunk-{token}.parquet"
+        tmp = self.path / f".{final}.tmp"
+        self._append({"pending": tmp.name})
+        atomic_write(
+            self.path / final,
+            lambda p: frame.to_parquet(p, index=False),
+            temporary=tmp,
+            before_rename=lambda d: self._append({"file": final, "sha256": d}),
+        )
+
+    def destroy(self) -> bool:
+        """Deletes the store's own files (ledger-verified chunks, its ledger,
+        description and lock), then the folder if nothing else is in it.
+        Returns False when other files kept the folder."""
+        self.lock()
+        try:
+            for name, digest in self._chunks().items():
+                unlink_if_unchanged(self.path / name, digest)
+            for entry in self._entries():
+                tmp = entry.get("pending")
+                if isinstance(tmp, str) and tmp.startswith(".chunk-"):
+                    path = self.path / tmp
+                    if path.is_file() and not path.is_symlink():
+                        path.unlink()
+            if self._ledger_is_ours():
+                (self.path / LEDGER).unlink(missing_ok=True)
+            (self.path / STORE_FILE).unlink(missing_ok=True)  # checked by __init__
+        finally:
+            self.unlock()
+        (self.path / LOCK).unlink(missing_ok=True)
+        try:
+            self.path.rmdir()
+        except OSError:
+            return False
+        return True
+
+
+def key_frame(
+    seed: int, hashes: np.ndarray, replicates: np.ndarray, res: Mapping[str, Any]
+) -> pd.DataFrame:
+    """A chunk's rows as stored: key columns, status, error, then the metrics."""
+    frame = pd.DataFrame(res["metrics"], columns=list(res["columns"]))
+    n = len(frame)
+    head = pd.DataFrame(
+        {
+            "_seed": np.full(n, np.uint64(seed)).view(np.int64),
+            "_hash": np.asarray(hashes, dtype=np.uint64).view(np.int64),
+            "_replicate": np.asarray(replicates, dtype=np.int64),
+            "_build": [build_id()] * n,
+            "_status": np.asarray(res["status"], dtype=np.int8),
+            "_error": list(res["errors"]),
+        }
+    )
+    return pd.concat([head, frame], axis=1)
