@@ -92,7 +92,7 @@ class ResultsStore:
         if meta.exists():
             self._check_meta(meta)
         else:
-            self._refuse_legacy()
+            self._refuse_foreign()
             text = json.dumps({"tool": "tbdse", "kind": "results-store", "format": FORMAT}) + "\n"
             atomic_write(meta, lambda p: write_text(p, text))
 
@@ -117,12 +117,19 @@ class ResultsStore:
                 f"(format {FORMAT}) cannot read; use another folder"
             )
 
-    def _refuse_legacy(self) -> None:
+    def _refuse_foreign(self) -> None:
+        """A store is made only in a new or empty folder: never among files
+        tbdse could not tell from its own."""
         if (self.path / "meta.json").exists() and any(self.path.glob("chunk-*.parquet")):
             raise ConfigError(
                 f"{self.path} looks like a checkpoint of an older tbdse (meta.json and "
                 "chunk files, without a ledger): tbdse cannot tell its files from others', "
                 "so it neither reads nor deletes them; use another folder"
+            )
+        if any(self.path.iterdir()):
+            raise ConfigError(
+                f"{self.path} holds files but is not a results store; a store is made in a new "
+                "or empty folder: use another folder"
             )
 
     # -- the ledger ---------------------------------------------------------------------
