@@ -317,3 +317,35 @@ def test_an_older_checkpoint_is_neither_read_nor_deleted(tmp_path: Path) -> None
     with pytest.raises(ConfigError, match="older tbdse"):
         td.sweep(td.workloads.wavefront(3, 3), "gtx480", "cdp", checkpoint=tmp_path / "old")
     assert unchanged(tmp_path / "old", files)
+
+
+# -- redrawing from the store ----------------------------------------------------------
+def test_plot_redraws_figures_from_the_store_without_simulating(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    path = experiment_file(tmp_path)
+    assert run(path, out) == 0
+    (out / "fig.png").unlink()
+    table = (out / "results.csv").read_bytes()
+    from tbdse import runner
+
+    def no_simulation(*args: object, **kwargs: object) -> None:
+        raise AssertionError("tbdse plot simulated")
+
+    monkeypatch.setattr(runner.Runner, "run", no_simulation)
+    assert cli.main(["plot", str(out)]) == 0  # from the folder's resolved.yaml
+    assert (out / "fig.png").stat().st_size > 0 and (out / "results.csv").read_bytes() == table
+    # another plot section, from a file
+    other = path.read_text().replace("file: fig.png", "file: again.svg")
+    (tmp_path / "replot.yaml").write_text(other)
+    assert cli.main(["plot", str(out), "-f", str(tmp_path / "replot.yaml")]) == 0
+    assert (out / "again.svg").exists() and (out / "fig.png").exists()
+    manifest = json.loads((out / "tbdse-run.json").read_text())
+    assert {"again.svg", "fig.png", "results.csv"} <= set(manifest["files"])
+    capsys.readouterr()
+    assert cli.main(["plot", str(tmp_path / "nothing")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert not (tmp_path / "nothing").exists()
+    assert cli.main(["plot", str(tmp_path), "-f", str(path)]) == 2
+    assert "holds no results of experiment 'exp'" in capsys.readouterr().err

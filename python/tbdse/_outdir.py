@@ -77,7 +77,7 @@ class OutputFolder:
 
     def _claim(self, outputs: Iterable[str], overwrite: bool) -> None:
         self._clear_manifest_temporaries()
-        previous = self._read_manifest()
+        previous = self.previous = self._read_manifest()
         self.files: dict[str, str] = dict(previous.get("files", {})) if previous else {}
         for entry in previous.get("pending", []) if previous else []:
             self._settle(entry)
@@ -238,12 +238,14 @@ class OutputFolder:
         self._write_manifest(complete=False)
         return path
 
-    def finish(self, written: Iterable[str]) -> None:
-        """Records the outputs of a complete run and removes those of earlier runs
-        of this experiment that this one did not write again."""
+    def finish(self, written: Iterable[str], *, prune: bool = True) -> None:
+        """Records the outputs of a complete run and (``prune``) removes those of
+        earlier runs of this experiment that this one did not write again."""
         kept = set(written)
-        self._remove([f for f in list(self.files) if f not in kept])
-        self._write_manifest(complete=True)
+        if prune:
+            self._remove([f for f in list(self.files) if f not in kept])
+        complete = prune or bool(self.previous and self.previous.get("complete"))
+        self._write_manifest(complete=complete)
 
     def close(self) -> None:
         """Releases the folder (and its store) for other runs."""
