@@ -7,7 +7,7 @@
 ...               grid={"sms": [8, 15]}, baseline="global_barrier", replicates=3)
 
 Modules: :mod:`tbdse.gpus`, :mod:`tbdse.workloads`, :mod:`tbdse.cost`,
-:mod:`tbdse.schemes`, :mod:`tbdse.plot`, :mod:`tbdse.experiment`.
+:mod:`tbdse.schemes`, :mod:`tbdse.plot`, :mod:`tbdse.experiment`, :mod:`tbdse.store`.
 """
 
 from tbdse import (
@@ -22,6 +22,7 @@ from tbdse.gpus import Gpu
 from tbdse.results import Result
 from tbdse.runner import simulate, sweep
 from tbdse.schemes import Scheme
+from tbdse.store import ResultsStore
 from tbdse.workloads import Kernel, Workload
 
 __version__: str = _core.__version__
@@ -32,6 +33,7 @@ __all__ = [
     "Gpu",
     "Kernel",
     "Result",
+    "ResultsStore",
     "Scheme",
     "SimulationError",
     "SweepInterrupted",
