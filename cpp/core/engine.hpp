@@ -50,6 +50,10 @@ class Engine {
  public:
   Engine(const Workload& workload, const GpuConfig& gpu, std::span<const Cycle> cost,
          EngineOptions options = {});
+  // The engine keeps references to the workload, the GPU and the costs: a
+  // temporary workload or GPU would dangle (found by AddressSanitizer).
+  Engine(Workload&&, const GpuConfig&, std::span<const Cycle>, EngineOptions = {}) = delete;
+  Engine(const Workload&, GpuConfig&&, std::span<const Cycle>, EngineOptions = {}) = delete;
 
   // Runs `scheme` to completion; DeadlockError if it cannot finish.
   // With `values`, the scheme's Scheme::write_values go to EngineOutput::values.

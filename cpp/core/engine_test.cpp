@@ -59,7 +59,8 @@ struct Poller : Scheme {
 TEST_CASE("a run that cannot go on names the stuck tasks by their input ids") {
   const Workload w = one_task_workload();
   const std::vector<Cycle> cost = {5, 5};
-  Engine engine(w, small_gpu(), cost);
+  const GpuConfig gpu = small_gpu();  // the engine keeps a reference to it
+  Engine engine(w, gpu, cost);
   Idle scheme;
   try {
     engine.run(scheme, 0);
@@ -78,7 +79,8 @@ TEST_CASE("a run that cannot go on names the stuck tasks by their input ids") {
 TEST_CASE("the watchdog stops a scheme that polls while nothing runs") {
   const Workload w = one_task_workload();
   const std::vector<Cycle> cost = {5, 5};
-  Engine engine(w, small_gpu(), cost, EngineOptions{.max_events_without_progress = 1000});
+  const GpuConfig gpu = small_gpu();  // the engine keeps a reference to it
+  Engine engine(w, gpu, cost, EngineOptions{.max_events_without_progress = 1000});
   Poller scheme(10, false);  // polls forever, never issues
   CHECK_THROWS_WITH_AS(engine.run(scheme, 0), doctest::Contains("without issuing or finishing a TB"),
                        DeadlockError);
@@ -90,7 +92,8 @@ TEST_CASE("the watchdog lets a scheme poll while a long TB runs") {
   // finish), not a hang.
   const Workload w = one_task_workload();
   const std::vector<Cycle> cost = {10'000'000, 5};
-  Engine engine(w, small_gpu(), cost, EngineOptions{.max_events_without_progress = 1000});
+  const GpuConfig gpu = small_gpu();  // the engine keeps a reference to it
+  Engine engine(w, gpu, cost, EngineOptions{.max_events_without_progress = 1000});
   Poller scheme(10, true);
   CHECK(engine.run(scheme, 0).makespan == 1 + 10'000'000 + 5);
 }
@@ -98,7 +101,8 @@ TEST_CASE("the watchdog lets a scheme poll while a long TB runs") {
 TEST_CASE("the watchdog stops a zero-time event loop even while a TB runs") {
   const Workload w = one_task_workload();
   const std::vector<Cycle> cost = {10'000'000, 5};
-  Engine engine(w, small_gpu(), cost, EngineOptions{.max_events_without_progress = 1000});
+  const GpuConfig gpu = small_gpu();  // the engine keeps a reference to it
+  Engine engine(w, gpu, cost, EngineOptions{.max_events_without_progress = 1000});
   Poller scheme(0, true);  // re-posts at the same cycle forever
   CHECK_THROWS_AS(engine.run(scheme, 0), DeadlockError);
 }
@@ -106,9 +110,10 @@ TEST_CASE("the watchdog stops a zero-time event loop even while a TB runs") {
 TEST_CASE("simulated time is bounded") {
   const Workload w = one_task_workload();
   const std::vector<Cycle> cost = {kMaxDelay, kMaxDelay};
-  Engine engine(w, small_gpu(), cost);
+  const GpuConfig gpu = small_gpu();  // the engine keeps a reference to it
+  Engine engine(w, gpu, cost);
   Poller scheme(kMaxDelay, true);  // polls in steps of 2^48 after the root ends
   CHECK(engine.run(scheme, 0).makespan == 1 + 2 * kMaxDelay);
   const std::vector<Cycle> too_long = {kMaxDelay + 1, 5};
-  CHECK_THROWS_AS(Engine(w, small_gpu(), too_long), ConfigError);
+  CHECK_THROWS_AS(Engine(w, gpu, too_long), ConfigError);
 }

@@ -129,7 +129,8 @@ TEST_CASE("shared, oldest_first: a lower level is older than an earlier start") 
   cost[node[1]] = 100;
   cost[node[2]] = 100;
   Scripted scheme({{0, node[0]}, {10, node[1]}, {20, node[2]}});
-  Engine engine(w, shared_gpu(1, "oldest_first"), cost, EngineOptions{.record_timeline = true});
+  const GpuConfig gpu = shared_gpu(1, "oldest_first");  // the engine keeps a reference to it
+  Engine engine(w, gpu, cost, EngineOptions{.record_timeline = true});
   const EngineOutput out = engine.run(scheme, 0);
   CHECK(out.timeline->start == std::vector<Cycle>{0, 10, 20});
   CHECK(out.timeline->end == std::vector<Cycle>{10, 210, 120});
