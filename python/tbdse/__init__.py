@@ -7,7 +7,9 @@
 ...               grid={"sms": [8, 15]}, baseline="global_barrier", replicates=3)
 
 Modules: :mod:`tbdse.gpus`, :mod:`tbdse.workloads`, :mod:`tbdse.cost`,
-:mod:`tbdse.schemes`, :mod:`tbdse.plot`, :mod:`tbdse.experiment`, :mod:`tbdse.store`.
+:mod:`tbdse.schemes`, :mod:`tbdse.plot`, :mod:`tbdse.experiment`, :mod:`tbdse.store`,
+:mod:`tbdse.space` (design spaces and sampling designs); :func:`tbdse.pareto`,
+:func:`tbdse.search` (Optuna), :mod:`tbdse.executors` (Dask).
 """
 
 from tbdse import (
@@ -15,13 +17,16 @@ from tbdse import (
     cost,
     gpus,
     schemes,
+    space,  # light: it imports SciPy only to draw a Latin hypercube or Sobol' design
     workloads,
 )
 from tbdse.errors import ConfigError, DeadlockError, SimulationError, SweepInterrupted, TbdseError
 from tbdse.gpus import Gpu
+from tbdse.pareto import pareto  # the function; the module stays tbdse.pareto in sys.modules
 from tbdse.results import Result
 from tbdse.runner import simulate, sweep
 from tbdse.schemes import Scheme
+from tbdse.search import search  # the function; Optuna is imported only when it runs
 from tbdse.store import ResultsStore
 from tbdse.workloads import Kernel, Workload
 
@@ -42,8 +47,11 @@ __all__ = [
     "__version__",
     "cost",
     "gpus",
+    "pareto",
     "schemes",
+    "search",
     "simulate",
+    "space",
     "sweep",
     "workloads",
 ]

@@ -37,6 +37,7 @@ __all__ = [
     "heatmap",
     "line",
     "parameter_columns",
+    "pareto",
     "tick_text",
 ]
 
@@ -536,3 +537,116 @@ def check(kind: str, df: pd.DataFrame, **options: Any) -> None:
         _hue_columns(df, None, [*fixed, column(df, y)])
     else:
         _hue_columns(df, options.get("hue", "auto"), fixed)
+
+
+DOMINATED_COLOUR = "#b0b0b0"
+
+
+def pareto(
+    df: pd.DataFrame,
+    x: str,
+    y: str,
+    directions: Sequence[str] | dict[str, str] = ("min", "min"),
+    *,
+    hue: str | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Two objectives against each other, every run a point: dominated runs
+    grey, the Pareto front (:func:`tbdse.pareto`) coloured and joined as a
+    step line that bounds the dominated region.
+
+    ``directions`` says which way is better for ``x`` and ``y``: a pair such
+    as ``("max", "min")``, or a mapping ``{x: "max", y: "min"}``; the axis
+    labels say it too.  With ``hue`` (a column) each of its values gets its
+    own front in its own colour, e.g. one per scheme label.  Rows are runs,
+    not means over replicates (average them first for a front of means);
+    runs without both values (failed runs, NaN) are left out and counted in
+    a note.  Returns the Axes.
+    """
+    from tbdse._inputs import excerpt
+    from tbdse.pareto import DIRECTIONS, front_mask, objective_columns
+
+    if ax is not None and not isinstance(ax, Axes):
+        raise ConfigError(f"ax must be a matplotlib Axes; got {type(ax).__name__}")
+    xc, yc = column(df, x), column(df, y)
+    if xc == yc:
+        raise ConfigError(f"pareto needs two different columns; x and y are both '{xc}'")
+    if isinstance(directions, dict):
+        given = {column(df, k): v for k, v in directions.items()}
+        if set(given) != {xc, yc}:
+            raise ConfigError(
+                f"directions must give 'min' or 'max' for exactly '{xc}' and '{yc}'; got "
+                f"{excerpt(directions)}"
+            )
+        pair = (given[xc], given[yc])
+    elif isinstance(directions, (list, tuple)) and len(directions) == 2:
+        pair = (directions[0], directions[1])
+    else:
+        raise ConfigError(
+            "directions must be a pair such as ('max', 'min') or a mapping "
+            f"{{x: 'max', y: 'min'}}; got {excerpt(directions)}"
+        )
+    for name, d in zip((xc, yc), pair, strict=True):
+        if d not in DIRECTIONS:
+            raise ConfigError(
+                f"direction of '{name}' must be 'min' or 'max'; got {excerpt(d)}"
+                f"{suggest(d, DIRECTIONS) if isinstance(d, str) else ''}"
+            )
+    objectives = objective_columns(df, {xc: pair[0], yc: pair[1]})
+    hc = column(df, hue) if hue is not None else None
+    ax = ax if ax is not None else plt.subplots(figsize=(6.4, 4.2))[1]
+
+    values = df[[xc, yc]].to_numpy(dtype=float, na_value=np.nan)
+    shown = np.isfinite(values).all(axis=1)
+    on_front = np.zeros(len(df), dtype=bool)
+    groups = [np.arange(len(df))]
+    names = ["Pareto front"]
+    if hc is not None:
+        codes, uniques = pd.factorize(df[hc], use_na_sentinel=False)
+        groups = [np.flatnonzero(codes == i) for i in range(len(uniques))]
+        names = [tick_text(v) for v in uniques]
+    for rows in groups:
+        on_front[rows] = front_mask(df.iloc[rows], objectives)
+
+    grey = shown & ~on_front
+    ax.scatter(
+        values[grey, 0],
+        values[grey, 1],
+        s=14,
+        color=DOMINATED_COLOUR,
+        label="dominated",
+        zorder=1,
+        gid="dominated",
+    )
+    # The corner between neighbours is their worse combination: right of a
+    # point when lower x is better, left of it when higher x is.
+    where: Any = "post" if pair[0] == "min" else "pre"
+    for i, (rows, label) in enumerate(zip(groups, names, strict=True)):
+        mine = rows[on_front[rows] & shown[rows]]
+        points = values[mine]
+        points = points[np.lexsort((points[:, 1], points[:, 0]))]
+        colour = f"C{i % 10}"
+        ax.step(points[:, 0], points[:, 1], where=where, color=colour, lw=1.2, zorder=2)
+        ax.scatter(
+            points[:, 0], points[:, 1], s=28, color=colour, label=label, zorder=3, gid="front"
+        )
+    better = {"min": "lower is better", "max": "higher is better"}
+    ax.set_xlabel(f"{axis_label(xc)}, {better[pair[0]]}")
+    ax.set_ylabel(f"{axis_label(yc)}, {better[pair[1]]}")
+    hidden = int((~shown).sum())
+    if hidden:
+        ax.text(
+            1.0,
+            1.0,
+            f"{hidden} run(s) without both values not shown",
+            transform=ax.transAxes,
+            ha="right",
+            va="bottom",
+            fontsize=6,
+            color="0.35",
+        )
+    ax.legend(fontsize="small", title=hc)
+    ax.grid(True, alpha=0.3)
+    ax.set_title(title or f"Pareto front: {yc} vs {xc}")
+    return ax
