@@ -11,6 +11,7 @@ import math
 import os
 from typing import Any
 
+from tbdse._inputs import excerpt
 from tbdse.errors import ConfigError
 
 __all__ = ["flag", "plain", "real", "text", "whole"]
@@ -39,7 +40,7 @@ def whole(value: Any, what: str, lo: int | None = None, hi: int | None = None) -
         if (lo is None or number >= lo) and (hi is None or number <= hi):
             return number
     bounds = _bounds(lo, hi)
-    raise ConfigError(f"{what} must be a whole number{bounds}; got {value!r}")
+    raise ConfigError(f"{what} must be a whole number{bounds}; got {excerpt(value)}")
 
 
 def real(value: Any, what: str, lo: float | None = None, hi: float | None = None) -> float:
@@ -52,14 +53,14 @@ def real(value: Any, what: str, lo: float | None = None, hi: float | None = None
             number = math.inf
         if math.isfinite(number) and (lo is None or number >= lo) and (hi is None or number <= hi):
             return number
-    raise ConfigError(f"{what} must be a finite number{_bounds(lo, hi)}; got {value!r}")
+    raise ConfigError(f"{what} must be a finite number{_bounds(lo, hi)}; got {excerpt(value)}")
 
 
 def flag(value: Any, what: str) -> bool:
     value = plain(value)
     if isinstance(value, bool):
         return value
-    raise ConfigError(f"{what} must be true or false; got {value!r}")
+    raise ConfigError(f"{what} must be true or false; got {excerpt(value)}")
 
 
 def text(value: Any, what: str, *, path_ok: bool = False) -> str:
@@ -68,7 +69,7 @@ def text(value: Any, what: str, *, path_ok: bool = False) -> str:
         value = os.fspath(value)
     if isinstance(value, str) and value:
         return value
-    raise ConfigError(f"{what} must be a non-empty string; got {value!r}")
+    raise ConfigError(f"{what} must be a non-empty string; got {excerpt(value)}")
 
 
 def _bounds(lo: float | None, hi: float | None) -> str:

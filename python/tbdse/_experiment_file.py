@@ -11,6 +11,7 @@ import pandas as pd
 
 from tbdse import cost as cost_mod
 from tbdse._checks import whole
+from tbdse._inputs import excerpt, quoted
 from tbdse._outdir import MANIFEST
 from tbdse._params import suggest
 from tbdse._plan import MAX_REPLICATES, axis_values, namespaces, resolve_key
@@ -107,10 +108,10 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
     threads = _number(problems, data, "threads", None, 1, 4096)
     on_error = data.get("on_error", "raise")
     if on_error not in ("raise", "record"):
-        problems.add(("on_error",), f"must be 'raise' or 'record'; got {on_error!r}")
+        problems.add(("on_error",), f"must be 'raise' or 'record'; got {excerpt(on_error)}")
     expect_failures = data.get("expect_failures", False)
     if not isinstance(expect_failures, bool):
-        problems.add(("expect_failures",), f"must be true or false; got {expect_failures!r}")
+        problems.add(("expect_failures",), f"must be true or false; got {excerpt(expect_failures)}")
     elif expect_failures and on_error != "record":
         problems.add(
             ("expect_failures",), "goes with 'on_error: record' (failed runs are kept as rows)"
@@ -124,6 +125,13 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
             + ", ".join(f"{k}: {len(v)}" for k, v in zipped.items()),
         )
     tables, plots = _outputs(problems, data.get("outputs"))
+    for key in ("name", "description"):
+        # str() of a list or mapping would pass silently into tables and file names.
+        value = data.get(key)
+        if key in data and (not isinstance(value, str) or (key == "name" and not value)):
+            problems.add(
+                (key,), f"must be {'non-empty ' if key == 'name' else ''}text; got {excerpt(value)}"
+            )
     problems.raise_if_any()
 
     exp = Experiment(
@@ -149,6 +157,12 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
     return exp
 
 
+def _one_of(value: Any, names: Any) -> bool:
+    """``value`` is one of the names (a list or mapping in the file is not, and
+    must not reach a dict lookup, where it is unhashable)."""
+    return isinstance(value, str) and value in names
+
+
 def _unknown_keys(
     problems: Problems,
     path: tuple[Any, ...],
@@ -163,8 +177,8 @@ def _unknown_keys(
             hint = f"; '{key}' was replaced {replaced[key]}" if key in replaced else ""
             problems.add(
                 (*path, key),
-                f"unknown key '{key}'{suggest(str(key), valid)}; valid keys: {', '.join(valid)}"
-                + hint,
+                f"unknown key {quoted(key)}{suggest(str(key), valid)}; "
+                f"valid keys: {', '.join(valid)}" + hint,
             )
 
 
@@ -218,7 +232,7 @@ def _scheme(problems: Problems, value: Any, path: tuple[Any, ...]) -> Scheme | N
 
 
 def _cost(problems: Problems, value: Any, path: tuple[Any, ...]) -> cost_mod.CostModel | None:
-    if isinstance(value, Mapping) and value.get("model") in cost_mod.kinds():
+    if isinstance(value, Mapping) and _one_of(value.get("model"), cost_mod.kinds()):
         valid = ["model", *cost_mod.kinds()[value["model"]]]
         if value["model"] in ("per_kernel", "array"):
             valid.append("table")
@@ -230,7 +244,9 @@ def _cost(problems: Problems, value: Any, path: tuple[Any, ...]) -> cost_mod.Cos
 
 def _kernel(problems: Problems, value: Any, path: tuple[Any, ...]) -> Kernel | None:
     if not isinstance(value, Mapping):
-        problems.add(path, f"a kernel is a mapping with {', '.join(KERNEL_KEYS)}; got {value!r}")
+        problems.add(
+            path, f"a kernel is a mapping with {', '.join(KERNEL_KEYS)}; got {excerpt(value)}"
+        )
         return None
     _unknown_keys(problems, path, value, KERNEL_KEYS)
     if any(k not in KERNEL_KEYS for k in value):
@@ -242,7 +258,9 @@ def _workload(
     problems: Problems, value: Any, path: tuple[Any, ...], base_dir: Path
 ) -> Workload | None:
     if not isinstance(value, Mapping):
-        problems.add(path, f"a workload is a mapping with 'generator' (or 'file'); got {value!r}")
+        problems.add(
+            path, f"a workload is a mapping with 'generator' (or 'file'); got {excerpt(value)}"
+        )
         return None
     spec = dict(value)
     if "file" in spec:
@@ -250,25 +268,25 @@ def _workload(
             problems.add((*path, "generator"), "give either 'file' or 'generator', not both")
             return None
         if not isinstance(spec["file"], str):
-            problems.add((*path, "file"), f"must be a file name; got {spec['file']!r}")
+            problems.add((*path, "file"), f"must be a file name; got {excerpt(spec['file'])}")
             return None
         file = Path(spec.pop("file"))
         file = file if file.is_absolute() else base_dir / file
         fmt = spec.pop("format", _format_by_suffix(file))
-        if fmt not in FILE_GENERATORS:
+        if not _one_of(fmt, FILE_GENERATORS):
             formats = ", ".join(f"'{f}'" for f in FILE_GENERATORS)
-            problems.add((*path, "format"), f"must be one of {formats}; got {fmt!r}")
+            problems.add((*path, "format"), f"must be one of {formats}; got {excerpt(fmt)}")
             return None
         spec["generator"], spec["path"] = FILE_GENERATORS[fmt], str(file)
     elif "format" in spec:
         problems.add((*path, "format"), "'format' goes with 'file', not with 'generator'")
         return None
     gen_name = spec.pop("generator", None)
-    if gen_name not in GENERATORS:
+    if not _one_of(gen_name, GENERATORS):
         where = (*path, "generator") if gen_name is not None else path
         problems.add(
             where,
-            f"unknown workload generator {gen_name!r}"
+            f"unknown workload generator {excerpt(gen_name)}"
             f"{suggest(str(gen_name), GENERATORS)}; valid: {', '.join(sorted(GENERATORS))}"
             if gen_name is not None
             else "a workload needs 'generator' (or 'file')",
@@ -367,7 +385,7 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
     if not isinstance(tables, list) or any(t not in TABLE_FORMATS for t in tables):
         problems.add(
             ("outputs", "tables"),
-            f"must be a list drawn from {', '.join(TABLE_FORMATS)}; got {tables!r}",
+            f"must be a list drawn from {', '.join(TABLE_FORMATS)}; got {excerpt(tables)}",
         )
         tables = list(TABLE_FORMATS)
     plots: list[PlotSpec] = []
@@ -381,44 +399,43 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
             problems.add(path, "a plot is a mapping with 'kind', axes and 'file'")
             continue
         kind = spec.get("kind")
-        if kind not in PLOT_KEYS:
+        if not _one_of(kind, PLOT_KEYS):
             problems.add(
                 (*path, "kind"),
-                f"must be one of {', '.join(PLOT_KEYS)}; got {kind!r}"
+                f"must be one of {', '.join(PLOT_KEYS)}; got {excerpt(kind)}"
                 f"{suggest(str(kind), PLOT_KEYS)}",
             )
             continue
+        kind = str(kind)
         _unknown_keys(problems, path, spec, PLOT_KEYS[kind])
         required = ("x", "y") if kind != "heatmap" else ("x", "y", "value")
         for r in required:
             if r not in spec:
                 problems.add(path, f"a {kind} plot needs '{r}'")
         file = spec.get("file", f"plot{i}_{kind}.png")
-        bad_file = (
-            not isinstance(file, str)
-            or not file.endswith((".png", ".pdf", ".svg"))
-            or Path(file).is_absolute()
-            or ".." in Path(file).parts
-        )
-        if bad_file:
+        problem = _plot_file_problem(file)
+        bad_file = problem is not None
+        if problem is not None:
             problems.add(
                 (*path, "file"),
-                f"must be a .png, .pdf or .svg file name inside the output folder; got {file!r}",
+                "must be a .png, .pdf or .svg file name inside the output folder "
+                f"({problem}); got {excerpt(file)}",
             )
         for option, choices in PLOT_CHOICES.items():
             if option in spec and spec[option] not in choices:
                 problems.add(
-                    (*path, option), f"must be one of {', '.join(choices)}; got {spec[option]!r}"
+                    (*path, option),
+                    f"must be one of {', '.join(choices)}; got {excerpt(spec[option])}",
                 )
         for option in ("logx", "logy"):
             if option in spec and not isinstance(spec[option], bool):
-                problems.add((*path, option), f"must be true or false; got {spec[option]!r}")
+                problems.add((*path, option), f"must be true or false; got {excerpt(spec[option])}")
         if "title" in spec and not isinstance(spec["title"], str):
-            problems.add((*path, "title"), f"must be text; got {spec['title']!r}")
+            problems.add((*path, "title"), f"must be text; got {excerpt(spec['title'])}")
         if "cmap" in spec:
             import matplotlib
 
-            if spec["cmap"] not in matplotlib.colormaps:
+            if not _one_of(spec["cmap"], matplotlib.colormaps):
                 problems.add(
                     (*path, "cmap"),
                     f"unknown colour map {spec['cmap']!r}"
@@ -433,6 +450,28 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
         options = {k: v for k, v in spec.items() if k not in ("kind", "file", "where")}
         plots.append(PlotSpec(kind, options, file, dict(where)))
     return list(tables), plots
+
+
+def _plot_file_problem(file: Any) -> str | None:
+    """Why ``file`` cannot name a figure in the output folder, or None.  Checked
+    when the file is validated: a NUL or a '..' found only when the figure is
+    saved would fail after the tables were written."""
+    if not isinstance(file, str) or not file:
+        return "it is not a non-empty name"
+    if not file.isprintable():
+        return "it contains a control character or NUL"
+    if "\\" in file:
+        return "it contains a backslash; separate folders with '/'"
+    if not file.endswith((".png", ".pdf", ".svg")):
+        return "it has another suffix"
+    if file.startswith("/"):
+        return "it is an absolute path"
+    parts = file.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return "it has an empty, '.' or '..' folder part"
+    if any(part.startswith(".") and part.endswith((".png", ".pdf", ".svg")) for part in parts):
+        return "it has no name before the suffix"
+    return None
 
 
 def _check_sweep(problems: Problems, exp: Experiment) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tbdse._checks import plain, real, whole
+from tbdse._inputs import excerpt, quoted
 from tbdse.errors import ConfigError
 
 ParamInfo = Mapping[str, Any]
@@ -38,7 +39,7 @@ def suggest(name: str, valid: Iterable[str]) -> str:
     ignored), else the one valid name that starts with ``name``."""
     text = str(name)
     options = [str(v) for v in valid]
-    if not options:
+    if not options or len(text) > 64:  # no name is that long; spare the quadratic distance
         return ""
     best = min(options, key=lambda v: _edit_distance(text, v))
     if _edit_distance(text, best) <= max(2, len(text) // 3):
@@ -52,7 +53,7 @@ def unknown_name(what: str, name: str, valid: Iterable[str], owner: str = "") ->
     valid = sorted(valid)
     prefix = f"{owner}: " if owner else ""
     return ConfigError(
-        f"{prefix}unknown {what} '{name}'{suggest(name, valid)}; "
+        f"{prefix}unknown {what} {quoted(name)}{suggest(name, valid)}; "
         f"valid: {', '.join(valid) or '(none)'}"
     )
 
@@ -89,7 +90,7 @@ def encode(info: ParamInfo, value: Any, owner: str) -> float:
 
     def fail() -> ConfigError:
         return ConfigError(
-            f"{owner} parameter '{info['name']}' must be {_kind_words(info)}; got {value!r}"
+            f"{owner} parameter '{info['name']}' must be {_kind_words(info)}; got {excerpt(value)}"
         )
 
     if (
@@ -112,7 +113,7 @@ def encode(info: ParamInfo, value: Any, owner: str) -> float:
         if isinstance(value, str):
             raise ConfigError(
                 f"{owner} parameter '{info['name']}' must be {_kind_words(info)}; "
-                f"got {value!r}{suggest(value, info['choices'])}"
+                f"got {excerpt(value)}{suggest(value, info['choices'])}"
             )
         raise fail()
     try:

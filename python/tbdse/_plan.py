@@ -24,11 +24,13 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._checks import plain, real, whole
+from tbdse._inputs import excerpt
 from tbdse._params import encode, suggest
 from tbdse.errors import ConfigError
 from tbdse.gpus import Gpu, field_info
-from tbdse.schemes import Scheme, names_for_kind
+from tbdse.schemes import Scheme, gpu_fields_read, names_for_kind
 from tbdse.schemes import info as scheme_info
+from tbdse.schemes import names as scheme_names
 from tbdse.workloads.base import GENERATORS, Workload
 
 TARGETS = ("scheme", "gpu", "workload", "cost")
@@ -62,7 +64,7 @@ def namespaces(schemes: Sequence[Scheme], workloads: Sequence[Workload]) -> dict
 def resolve_key(key: str, spaces: Mapping[str, set[str]]) -> AxisKey:
     """``level_bound`` / ``gpu.sms`` / ... as an AxisKey; ConfigError when unknown or ambiguous."""
     if not isinstance(key, str) or not key:
-        raise ConfigError(f"a sweep axis must be named by a parameter name; got {key!r}")
+        raise ConfigError(f"a sweep axis must be named by a parameter name; got {excerpt(key)}")
     everything = sorted(
         {n for names in spaces.values() for n in names}
         | {f"{t}.{n}" for t, names in spaces.items() for n in names}
@@ -105,7 +107,7 @@ def axis_values(key: str, values: Any, distinct: bool = True) -> list[Any]:
     """The values of one sweep axis, checked: a flat, non-empty list, no NaN, and
     (for a grid axis, ``distinct``) no value twice."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray, range)):
-        raise ConfigError(f"sweep axis '{key}' needs a list of values; got {values!r}")
+        raise ConfigError(f"sweep axis '{key}' needs a list of values; got {excerpt(values)}")
     if isinstance(values, np.ndarray) and values.ndim != 1:
         raise ConfigError(
             f"sweep axis '{key}' needs a flat list of values; got a {values.ndim}-D array"
@@ -157,6 +159,11 @@ class Axes:
         zipped: Mapping[str, Any] | None,
         spaces: Mapping[str, set[str]],
     ) -> Axes:
+        for what, given in (("grid", grid), ("zip", zipped)):
+            if given is not None and not isinstance(given, Mapping):
+                raise ConfigError(
+                    f"'{what}' maps parameter names to lists of values; got {excerpt(given)}"
+                )
         grid, zipped = dict(grid or {}), dict(zipped or {})
         keys: list[AxisKey] = []
         values: list[list[Any]] = []
@@ -303,6 +310,21 @@ def _check_kinds(workloads: Sequence[Workload], schemes: Sequence[Scheme]) -> No
                 )
 
 
+def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes) -> None:
+    """A GPU axis must change some run: at least one scheme reads the field."""
+    for key in axes.keys:
+        if key.target != "gpu":
+            continue
+        if not any(key.name in gpu_fields_read(s.name) for s in schemes):
+            shown = ", ".join(dict.fromkeys(s.name for s in schemes))
+            readers = sorted({n for n in scheme_names() if key.name in gpu_fields_read(n)})
+            raise ConfigError(
+                f"sweep axis '{key.column}' changes nothing: no scheme of the sweep ({shown}) "
+                f"reads the GPU field '{key.name}' (schemes that do: "
+                f"{', '.join(readers) or 'none'})"
+            )
+
+
 def _check_run_count(
     workloads: Sequence[Workload],
     gpus: Sequence[Gpu],
@@ -370,6 +392,7 @@ def build_plan(
     if len({b.key() for b in baselines}) != len(baselines):
         raise ConfigError("a sweep lists the same baseline scheme twice")
     _check_kinds(workloads, [*schemes, *baselines])
+    _check_gpu_axes([*schemes, *baselines], axes)
     _check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}

@@ -20,6 +20,7 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._checks import real
+from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.errors import ConfigError
 
@@ -178,5 +179,5 @@ def as_cost(value: CostModel | Mapping[str, Any] | int | float) -> CostModel:
         table = spec.pop("table", None)
         return CostModel(str(kind), spec, table)
     raise ConfigError(
-        f"a cost model must be a tbdse CostModel, a number or a mapping; got {value!r}"
+        f"a cost model must be a tbdse CostModel, a number or a mapping; got {excerpt(value)}"
     )

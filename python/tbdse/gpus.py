@@ -16,6 +16,7 @@ import pandas as pd
 
 from tbdse import _core
 from tbdse._checks import text
+from tbdse._inputs import excerpt
 from tbdse._params import encode, unknown_name
 from tbdse.errors import ConfigError
 
@@ -174,4 +175,6 @@ def as_gpu(value: Gpu | str | Mapping[str, Any]) -> Gpu:
         label = fields.pop("name", None)
         gpu = preset(name, **fields) if name else custom(label or "custom", **fields)
         return gpu.replace(name=label) if label and name else gpu
-    raise ConfigError(f"a GPU must be a preset name, a tbdse Gpu or a mapping; got {value!r}")
+    raise ConfigError(
+        f"a GPU must be a preset name, a tbdse Gpu or a mapping; got {excerpt(value)}"
+    )

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from tbdse._inputs import excerpt
 from tbdse._params import suggest
 from tbdse.errors import ConfigError
 from tbdse.results import SIZE_UNITS, column, units
@@ -108,6 +109,8 @@ def _hue_columns(df: pd.DataFrame, hue: Hue, fixed: list[str]) -> list[str]:
     params = [c for c in parameter_columns(df) if c not in fixed]
     if hue == "auto":
         return _splitting(df, fixed, params)
+    if hue is not None and not isinstance(hue, (str, list, tuple)):
+        raise ConfigError(f"hue must be 'auto', a column or a list of columns; got {excerpt(hue)}")
     chosen = [] if hue is None else [hue] if isinstance(hue, str) else list(hue)
     chosen = [column(df, c) for c in chosen]
     left = _splitting(df, fixed + chosen, [c for c in params if c not in chosen])
@@ -180,6 +183,8 @@ def _draw(
     draw_one: Callable[[pd.DataFrame, Axes, str], None],
     title: str,
 ) -> Axes | list[Axes]:
+    if ax is not None and not isinstance(ax, Axes):
+        raise ConfigError(f"ax must be a matplotlib Axes; got {type(ax).__name__}")
     if facet is None:
         ax = ax if ax is not None else plt.subplots(figsize=(6.4, 4.2))[1]
         draw_one(df, ax, title)
@@ -232,7 +237,7 @@ def line(
     a column.  Points where some runs failed carry a red mark.
     """
     if spread not in ("minmax", "std", "none"):
-        raise ConfigError(f"spread must be 'minmax', 'std' or 'none'; got {spread!r}")
+        raise ConfigError(f"spread must be 'minmax', 'std' or 'none'; got {excerpt(spread)}")
     xc, yc = column(df, x), column(df, y)
     _numeric(df, yc)
     fixed = [xc] + ([column(df, facet)] if facet else [])
@@ -322,7 +327,14 @@ def heatmap(
     xc, yc, vc = column(df, x), column(df, y), column(df, value)
     _numeric(df, vc)
     if agg not in ("mean", "median", "min", "max"):
-        raise ConfigError(f"agg must be mean, median, min or max; got {agg!r}")
+        raise ConfigError(f"agg must be mean, median, min or max; got {excerpt(agg)}")
+    import matplotlib
+
+    if not isinstance(cmap, str) or cmap not in matplotlib.colormaps:
+        raise ConfigError(
+            f"cmap must name a matplotlib colour map (e.g. 'viridis'); got {excerpt(cmap)}"
+            f"{suggest(str(cmap), list(matplotlib.colormaps)) if isinstance(cmap, str) else ''}"
+        )
     fixed = [xc, yc] + ([column(df, facet)] if facet else [])
     _hue_columns(df, None, fixed)  # refuses cells that mix configurations
 

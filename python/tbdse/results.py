@@ -45,6 +45,8 @@ def failure_summary(frame: pd.DataFrame, limit: int = 8) -> list[str]:
     """Lines describing the failed runs of a table made with ``on_error='record'``,
     grouped by status and reason, largest group first, each with the schemes it
     hit and one full message; [] when every run succeeded."""
+    if not isinstance(frame, pd.DataFrame):
+        raise ConfigError(f"failure_summary needs a result table; got {type(frame).__name__}")
     if "status" not in frame.columns:
         return []
     failed = frame[frame["status"] != "ok"]
@@ -100,6 +102,10 @@ def units() -> dict[str, str]:
 
 def column(df: pd.DataFrame, name: str) -> str:
     """The column ``name`` refers to: itself, or gpu./workload./cost. + name when unique."""
+    if not isinstance(df, pd.DataFrame):  # a plot given something else than a result table
+        raise ConfigError(f"expected a result table (a DataFrame); got {type(df).__name__}")
+    if not isinstance(name, str):
+        raise ConfigError(f"a column is named by text; got {name!r:.60}")
     if name in df.columns:
         return name
     matches = [f"{t}.{name}" for t in ("gpu", "workload", "cost") if f"{t}.{name}" in df.columns]
@@ -299,7 +305,7 @@ def build_frame(
         mine = metrics[rows, list(columns).index("makespan_cycles")]
         with np.errstate(divide="ignore", invalid="ignore"):
             data["speedup"] = base / mine
-    if record_errors:
+    if record_errors or (status[rows] == 4).any():  # timed-out runs are rows with either setting
         data["status"] = np.array([STATUS_NAMES[int(s)] for s in status[rows]], dtype=object)
         # No error is a missing value, not "" (which CSV could not tell apart).
         data["error"] = np.array([errors[int(i)] or None for i in rows], dtype=object)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from tbdse import _core
+from tbdse._inputs import excerpt
 from tbdse._params import encode_all, unknown_name
 from tbdse.errors import ConfigError
 
@@ -38,6 +39,7 @@ __all__ = [
     "Topology",
     "Vgiw",
     "Wireframe",
+    "gpu_fields_read",
     "info",
     "list_schemes",
     "names",
@@ -54,12 +56,62 @@ def names_for_kind(kind: str) -> list[str]:
     return [n for n in names() if info(n)["workload_kind"] == kind]
 
 
-@cache
 def info(name: str) -> dict[str, Any]:
     """Summary, paper reference, parameters and statistics of a scheme."""
+    if not isinstance(name, str):  # a list or mapping would fail as a cache key
+        raise ConfigError(
+            f"a scheme is named by text; got {excerpt(name)}; valid: {', '.join(names())}"
+        )
+    return _info(name)
+
+
+@cache
+def _info(name: str) -> dict[str, Any]:
     if name not in names():
         raise unknown_name("scheme", name, names())
     return dict(_core.scheme_info(name))
+
+
+# The GPU fields each simulator reads, from the C++ models (cpp/core/tb_run,
+# cpp/models/hwwl/warp_machine, cpp/models/vgiw/simt); clock_mhz turns every
+# makespan into microseconds.  A sweep axis over a field that no scheme of the
+# sweep reads would repeat identical runs, so tbdse._plan refuses it.  A scheme
+# of a kind not listed here (a newly registered simulator) is taken to read all.
+_WORKLIST_FIELDS = frozenset(
+    {
+        "sms",
+        "lanes",
+        "threads_per_sm",
+        "issue_width",
+        "mem_latency",
+        "amo_cycles",
+        "mem_bandwidth",
+        "clock_mhz",
+        "host_launch_us",
+    }
+)
+_NOT_READ_BY_TB_ENGINE = frozenset({"lanes", "issue_width", "amo_cycles"})  # worklist-only
+_GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
+    "simt": frozenset({"lanes", "issue_width", "clock_mhz"}),
+    "sgmf": frozenset({"clock_mhz"}),  # a dataflow fabric: its own parameters, not the GPU's
+    "vgiw": frozenset({"clock_mhz"}),
+}
+
+
+def gpu_fields_read(name: str) -> frozenset[str]:
+    """The GPU fields scheme ``name``'s simulator reads (a sweep axis over any
+    other GPU field changes none of its runs)."""
+    from tbdse.gpus import field_info
+
+    every = frozenset(f["name"] for f in field_info())
+    if name in _GPU_FIELDS_BY_SCHEME:
+        return _GPU_FIELDS_BY_SCHEME[name]
+    kind = info(name)["workload_kind"]
+    if kind == "task_graph":
+        return every - _NOT_READ_BY_TB_ENGINE
+    if kind == "worklist":
+        return _WORKLIST_FIELDS
+    return every
 
 
 # Parameters that were removed, with what replaced them: the unknown-parameter
@@ -97,7 +149,9 @@ class Scheme:
         values = {p["name"]: p["default"] for p in meta["params"]}
         values.update(params)
         if label is not None and (not isinstance(label, str) or not label):
-            raise ConfigError(f"scheme '{name}': label must be a non-empty string; got {label!r}")
+            raise ConfigError(
+                f"scheme '{name}': label must be a non-empty string; got {excerpt(label)}"
+            )
         self.name: str = name
         self.params: dict[str, Any] = values
         self._given = dict(params)
@@ -275,7 +329,7 @@ def as_scheme(value: Scheme | str | Mapping[str, Any]) -> Scheme:
         if name is None:
             raise ConfigError(f"a scheme mapping needs 'name' (one of {', '.join(names())})")
         return Scheme(str(name), **spec)
-    raise ConfigError(f"a scheme must be a name, a tbdse Scheme or a mapping; got {value!r}")
+    raise ConfigError(f"a scheme must be a name, a tbdse Scheme or a mapping; got {excerpt(value)}")
 
 
 def list_schemes() -> pd.DataFrame:

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from tbdse._inputs import excerpt, read_input, shown
 from tbdse.errors import ConfigError
 
 __all__ = ["Located", "Problems", "load_yaml", "path_str", "read_text"]
@@ -36,6 +37,9 @@ def path_str(path: Path_) -> str:
     """('schemes', 1, 'policy') -> 'schemes[1].policy'."""
     out = ""
     for part in path:
+        if not isinstance(part, int):
+            text = str(part)  # a key from the file: one short line in messages
+            part = text if text.isprintable() and len(text) <= 60 else excerpt(text)
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(top level)"
 
@@ -148,6 +152,8 @@ def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str], budg
         )
     if node.tag not in _ALLOWED_TAGS:
         shown = "!!" + node.tag[len(_TAG) :] if node.tag.startswith(_TAG) else node.tag
+        if not shown.isprintable() or len(shown) > 60:
+            shown = excerpt(shown)
         errors.append(f"{doc.where(path)}: {path_str(path)}: tag {shown} is not supported")
         return None
     if isinstance(node, yaml.ScalarNode):
@@ -192,14 +198,12 @@ def _line_col(data: bytes | str, offset: int) -> tuple[int, int]:
 
 def read_text(source: str | Path, what: str = "file") -> str:
     """A text file's contents as UTF-8 (a BOM is allowed); ConfigError naming the
-    file, line and column for anything else: other encodings, binary data, NUL bytes."""
-    p = Path(source)
-    if not p.is_file():
-        raise ConfigError(f"no such file: {p}" if not p.exists() else f"{p} is not a file")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read {p}: {exc.strerror or exc}") from None
+    file, line and column for anything else: other encodings, binary data, NUL bytes,
+    and for what tbdse._inputs refuses (not a regular file, too large, outside the
+    input root)."""
+    # The one reader of inputs: regular files only, size-limited, within the input root.
+    data = read_input(source, what)
+    p = shown(source)
     for bom, name in (
         (b"\xff\xfe\x00\x00", "UTF-32"),
         (b"\x00\x00\xfe\xff", "UTF-32"),
@@ -231,7 +235,11 @@ def load_yaml(source: str | Path, *, text: str | None = None) -> Located:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{name}:{mark.line + 1}:{mark.column + 1}" if mark else name
-        raise ConfigError(f"{where}: not valid YAML: {exc.problem}") from None
+        # The problem text can quote a token of the file: keep it to one short line.
+        problem = exc.problem or "(no detail)"
+        if not problem.isprintable() or len(problem) > 120:
+            problem = excerpt(problem, 120)
+        raise ConfigError(f"{where}: not valid YAML: {problem}") from None
     except yaml.reader.ReaderError as exc:
         line, col = _line_col(text, exc.position)
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)

@@ -116,11 +116,12 @@ __all__ = [
 
 def make(generator: str, /, **params: object) -> Workload:
     """A workload from a registered generator by name."""
+    from tbdse._inputs import excerpt
     from tbdse._params import unknown_name
     from tbdse.errors import ConfigError
 
-    if generator not in GENERATORS:
-        raise unknown_name("workload generator", generator, GENERATORS)
+    if not isinstance(generator, str) or generator not in GENERATORS:
+        raise unknown_name("workload generator", excerpt(generator).strip("'"), GENERATORS)
     gen = GENERATORS[generator]
     allowed = set(gen.params) | {"name", "cost", "kernel", "kernels"}
     for key in params:

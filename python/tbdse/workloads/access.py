@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from tbdse._checks import plain, text, whole
+from tbdse._inputs import excerpt
 from tbdse.errors import ConfigError
 
 __all__ = ["Access", "Affine", "Buffer", "bx", "by", "bz", "parse_access", "parse_affine"]
@@ -183,7 +184,7 @@ class Buffer:
         else:
             raise ConfigError(
                 f"buffer '{name}': shape must be a number of elements or a list of them "
-                f"(e.g. 1024 or [512, 512]); got {shape!r}"
+                f"(e.g. 1024 or [512, 512]); got {excerpt(shape)}"
             )
         if not dims:
             raise ConfigError(f"buffer '{name}': its shape needs at least one dimension")
@@ -212,7 +213,7 @@ class Buffer:
         for k, extent in zip(keys, self.shape, strict=True):
             if not isinstance(k, slice) or k.step is not None:
                 raise ConfigError(
-                    f"buffer '{self.name}': give each dimension as a range lo:hi; got {k!r}"
+                    f"buffer '{self.name}': give each dimension as a range lo:hi; got {excerpt(k)}"
                 )
             lo = Affine() if k.start is None else Affine.of(k.start)
             hi = Affine(extent) if k.stop is None else Affine.of(k.stop)
@@ -248,7 +249,9 @@ def parse_access(buffer: Buffer, source: str) -> Access:
     keys = []
     for part in parts:
         if part.count(":") != 1:
-            raise ConfigError(f"{what}: each dimension is 'lo : hi' (or ':'); got {part.strip()!r}")
+            raise ConfigError(
+                f"{what}: each dimension is 'lo : hi' (or ':'); got {excerpt(part.strip())}"
+            )
         lo, hi = (s.strip() for s in part.split(":"))
         keys.append(
             slice(parse_affine(lo, what) if lo else None, parse_affine(hi, what) if hi else None)

@@ -37,6 +37,7 @@ import pandas as pd
 
 from tbdse import _core
 from tbdse._checks import real, text, whole
+from tbdse._inputs import excerpt
 from tbdse.cost import per_kernel
 from tbdse.errors import ConfigError
 from tbdse.workloads.access import Access, Buffer
@@ -126,7 +127,9 @@ class Application:
         else:
             dims = []
         if not 1 <= len(dims) <= 3:
-            raise ConfigError(f"{where}: grid must be a block count or (x, y[, z]); got {grid!r}")
+            raise ConfigError(
+                f"{where}: grid must be a block count or (x, y[, z]); got {excerpt(grid)}"
+            )
         shape = tuple(whole(d, f"{where}: a grid dimension", 1, 2**31 - 1) for d in dims)
         grid3 = (*shape, 1, 1)
         shape = (grid3[0], grid3[1], grid3[2])
@@ -172,7 +175,7 @@ class Application:
         if not self._launches:
             raise ConfigError(f"application '{self.name}' launches no kernel")
         if hazards not in ("raw", "all"):
-            raise ConfigError(f"hazards must be 'raw' or 'all'; got {hazards!r}")
+            raise ConfigError(f"hazards must be 'raw' or 'all'; got {excerpt(hazards)}")
         limit = whole(max_pair_edges, "max_pair_edges", 0, 2**31 - 1)
         ids = {b: i for i, b in enumerate(self.buffers)}
         shapes = [(b.name, list(b.shape)) for b in self.buffers.values()]
@@ -246,12 +249,17 @@ class Application:
     ) -> list[Access]:
         if isinstance(accesses, Access):
             accesses = [accesses]
+        if isinstance(accesses, (str, bytes, Mapping)) or not isinstance(accesses, Iterable):
+            raise ConfigError(
+                f"{where}: {what} must be a list of buffer accesses such as "
+                f"A[256*bx : 256*bx + 256]; got {excerpt(accesses)}"
+            )
         out = []
         for a in accesses:
             if not isinstance(a, Access):
                 raise ConfigError(
                     f"{where}: {what} must be buffer accesses such as A[256*bx : 256*bx + 256]; "
-                    f"got {a!r}"
+                    f"got {excerpt(a)}"
                 )
             self._buffer(a.buffer, f"{where} ({what})")
             _check_bounds_order(a, grid, f"{where} ({what} {a!r})")

@@ -35,6 +35,7 @@ from typing import Any
 
 from tbdse import yamlio
 from tbdse._checks import text
+from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
@@ -61,7 +62,7 @@ _LAUNCH = (
 
 def _mapping(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{where} must be a mapping; got {value!r}")
+        raise ConfigError(f"{where} must be a mapping; got {excerpt(value)}")
     for key in value:
         if key not in keys:
             raise unknown_name(f"key of {where}", str(key), keys)
@@ -94,7 +95,7 @@ def _command(app: Application, entry: Any, where: str) -> None:
     if not isinstance(entry, Mapping) or len(entry) != 1:
         raise ConfigError(
             f"{where} must be one of {', '.join(kinds)} as a one-key mapping (or 'sync'); "
-            f"got {entry!r}"
+            f"got {excerpt(entry)}"
         )
     ((kind, arg),) = entry.items()
     if kind not in kinds:
@@ -123,7 +124,7 @@ def _launch(app: Application, m: dict[str, Any], where: str) -> None:
         given = m.get(what, {}) or {}
         if not isinstance(given, Mapping):
             raise ConfigError(
-                f"{where}: '{what}' maps buffer names to access strings; got {given!r}"
+                f"{where}: '{what}' maps buffer names to access strings; got {excerpt(given)}"
             )
         out = []
         for buf_name, value in given.items():

@@ -12,6 +12,7 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._checks import flag, real, text, whole
+from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel, as_cost, constant
 from tbdse.errors import ConfigError
@@ -110,7 +111,7 @@ class Workload:
         for k in kernels:
             if not isinstance(k, Kernel):
                 raise ConfigError(
-                    f"workload '{name}': kernels must be tbdse Kernel objects; got {k!r}"
+                    f"workload '{name}': kernels must be tbdse Kernel objects; got {excerpt(k)}"
                 )
         if graph.num_kernels > len(kernels):
             raise ConfigError(
@@ -190,6 +191,8 @@ class Workload:
         return self._copy(cost=as_cost(cost))
 
     def with_kernels(self, kernels: Sequence[Kernel]) -> Workload:
+        if not isinstance(kernels, Sequence) or not all(isinstance(k, Kernel) for k in kernels):
+            raise ConfigError(f"kernels must be a list of tbdse.Kernel; got {excerpt(kernels)}")
         return self._copy(kernels=tuple(kernels))
 
     def renamed(self, name: str) -> Workload:
@@ -311,7 +314,7 @@ class Generator:
         if kind == "int":
             number = whole(value, what)
             if not -(2**63) <= number < 2**63:
-                raise ConfigError(f"{what} must fit in 64 bits; got {value!r}")
+                raise ConfigError(f"{what} must fit in 64 bits; got {excerpt(value)}")
             return number
         if kind == "float":
             return real(value, what)

@@ -146,6 +146,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tbdse._checks import real, text, whole
+from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
@@ -240,7 +241,7 @@ def blockmaestro_app(
     _no_kernels(kernel, kernels, what)
     scale = real(cost_scale, f"{what}: cost_scale", 0, 1e6)
     if scale <= 0:
-        raise ConfigError(f"{what}: cost_scale must be positive; got {cost_scale!r}")
+        raise ConfigError(f"{what}: cost_scale must be positive; got {excerpt(cost_scale)}")
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
     builder = Application(spec.title)
     spec.build(builder, scale)

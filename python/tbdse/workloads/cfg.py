@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from tbdse import _core, yamlio
-from tbdse._checks import whole
+from tbdse._checks import text, whole
+from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.workloads._rodinia_cfg_defs import RODINIA
@@ -94,7 +95,9 @@ def _block_dict(b: BasicBlock | Mapping[str, Any], i: int) -> dict[str, Any]:
         return asdict(b)
     if isinstance(b, Mapping):
         return dict(b)
-    raise ConfigError(f"block {i} must be a BasicBlock or a mapping of its fields; got {b!r}")
+    raise ConfigError(
+        f"block {i} must be a BasicBlock or a mapping of its fields; got {excerpt(b)}"
+    )
 
 
 def cfg_kernel(
@@ -107,9 +110,21 @@ def cfg_kernel(
     """A kernel from its blocks (ids = positions, entry 0) run by ``threads``
     threads; ``paths`` (optional) gives explicit per-thread paths, thread ``t``
     following ``paths[t % len(paths)]`` at every block whose branch is ``paths``."""
+    if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Sequence):
+        raise ConfigError(f"blocks must be a list of basic blocks; got {excerpt(blocks)}")
     made = [_block_dict(b, i) for i, b in enumerate(blocks)]
     n = whole(threads, "threads", 1, 2**26)
-    kernel = _core.CfgKernel(name, made, n, [list(p) for p in (paths or [])])
+    if paths is not None and (
+        isinstance(paths, (str, bytes))
+        or not isinstance(paths, Sequence)
+        or any(isinstance(p, (str, bytes)) or not isinstance(p, Sequence) for p in paths)
+    ):
+        raise ConfigError(f"paths must be a list of block-id lists; got {excerpt(paths)}")
+    ids = [
+        [whole(b, f"paths[{i}][{j}] (a block id)", 0, 2**31 - 1) for j, b in enumerate(p)]
+        for i, p in enumerate(paths or [])
+    ]
+    kernel = _core.CfgKernel(text(name, "a kernel's name"), made, n, ids)
     return Workload(model_input=kernel, name=name)
 
 
@@ -165,6 +180,9 @@ def vgiw_example(*, name: str | None = None) -> Workload:
     )
     made.generator, made.params = "vgiw_example", {}
     return made
+
+
+MAX_LIVE_VALUES = 4096  # values a block hands to the next; each is a named def/use
 
 
 def _structured(
@@ -285,6 +303,17 @@ def divergent_cfg(
     nb = whole(blocks, "blocks", 1, 4096)
     if not 0.0 <= divergence <= 1.0:
         raise ConfigError(f"divergent_cfg: 'divergence' must be in [0, 1]; got {divergence}")
+    # Per-block means: negative counts would be recorded as parameters of a kernel
+    # that does not have them (_structured clamps ops at 0 or 1).
+    for key, value, hi in (
+        ("alu", alu, 2**31 - 1),
+        ("special", special, 2**31 - 1),
+        ("ldst", ldst, 2**31 - 1),
+        ("live_values", live_values, MAX_LIVE_VALUES),
+    ):
+        whole(value, f"divergent_cfg: '{key}'", 0, hi)
+    if not 0.0 <= mem_intensity <= 1.0:
+        raise ConfigError(f"divergent_cfg: 'mem_intensity' must be in [0, 1]; got {mem_intensity}")
     made_blocks = _structured(
         nb,
         alu=alu,

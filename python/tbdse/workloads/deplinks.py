@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from tbdse._checks import whole
+from tbdse._inputs import excerpt
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, make_kernels
@@ -34,9 +35,16 @@ class DepLinks:
     """A grid of thread blocks and the relative dependencies between them."""
 
     def __init__(self, grid: int | Sequence[int]) -> None:
-        dims = [grid] if isinstance(grid, (int, np.integer)) else list(grid)
+        if isinstance(grid, (int, np.integer)):
+            dims = [grid]
+        elif isinstance(grid, Sequence) and not isinstance(grid, (str, bytes)):
+            dims = list(grid)
+        else:
+            dims = []  # refused below with the value
         if not 1 <= len(dims) <= 3:
-            raise ConfigError(f"a DepLinks grid has 1 to 3 dimensions (x, y, z); got {grid!r}")
+            raise ConfigError(
+                f"a DepLinks grid has 1 to 3 dimensions (x, y, z); got {excerpt(grid)}"
+            )
         dims = [whole(d, "a DepLinks grid dimension", 1, 2**31 - 1) for d in dims]
         self.grid: tuple[int, int, int] = (*dims, *([1] * (3 - len(dims))))  # type: ignore[assignment]
         if self.grid[0] * self.grid[1] * self.grid[2] > 2**31 - 1:
@@ -57,7 +65,7 @@ class DepLinks:
         if offsets == (0, 0, 0):
             raise ConfigError("a DepLinks link (0, 0, 0) would make a block depend on itself")
         if when is not None and not callable(when):
-            raise ConfigError(f"'when' must be a function of (x, y, z) arrays; got {when!r}")
+            raise ConfigError(f"'when' must be a function of (x, y, z) arrays; got {excerpt(when)}")
         self.links.append((*offsets, when))  # type: ignore[arg-type]
         return self
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._checks import flag, real, text, whole
+from tbdse._inputs import check_input
 from tbdse.errors import ConfigError
 
 __all__ = [
@@ -107,17 +108,36 @@ def uniform(
     )
 
 
+def _input(path: str | os.PathLike[str], caller: str) -> str:
+    """A graph file's path for the C++ readers, checked first as every input is
+    (a regular file within the size limit and the input root: tbdse._inputs)."""
+    return str(check_input(text(path, f"{caller}: 'path'", path_ok=True), "graph file"))
+
+
+def _parse(reader: Any, path: str, *args: Any) -> _core.Digraph:
+    try:
+        return reader(path, *args)
+    except UnicodeDecodeError:
+        # The C++ reader's message quoted a line holding bytes that are not
+        # UTF-8, which Python cannot turn into the ConfigError's text.
+        raise ConfigError(
+            f"{path}: the graph file holds bytes that are not UTF-8 text on a line "
+            "that could not be read"
+        ) from None
+
+
 def read_dimacs(path: str | os.PathLike[str]) -> _core.Digraph:
     """A 9th DIMACS Challenge shortest-path file (``.gr``): 'c' comments, one
     'p sp N M' line and M arc lines 'a U V W' with 1-based ids (made 0-based)."""
-    return _core.read_dimacs_digraph(text(path, "read_dimacs: 'path'", path_ok=True))
+    return _parse(_core.read_dimacs_digraph, _input(path, "read_dimacs"))
 
 
 def read_edge_list(path: str | os.PathLike[str], *, one_based: bool = False) -> _core.Digraph:
     """One arc per line, 'U V' or 'U V W' (spaces, tabs or commas), '#' or '%'
     comments; every line has a weight or none.  Nodes = largest id + 1."""
-    return _core.read_edge_list_digraph(
-        text(path, "read_edge_list: 'path'", path_ok=True),
+    return _parse(
+        _core.read_edge_list_digraph,
+        _input(path, "read_edge_list"),
         flag(one_based, "read_edge_list: 'one_based'"),
     )
 
@@ -127,7 +147,7 @@ def read_matrix_market(path: str | os.PathLike[str]) -> _core.Digraph:
     <general|symmetric>'): entry (i, j) is the arc i -> j; a symmetric file also
     gives j -> i.  Values are the weights (whole numbers >= 0); pattern entries
     weigh 1."""
-    return _core.read_matrix_market_digraph(text(path, "read_matrix_market: 'path'", path_ok=True))
+    return _parse(_core.read_matrix_market_digraph, _input(path, "read_matrix_market"))
 
 
 def read(path: str | os.PathLike[str], format: str | None = None) -> _core.Digraph:

@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from tbdse import _core
-from tbdse._checks import whole
+from tbdse._checks import real, whole
+from tbdse._inputs import excerpt
 from tbdse.cost import CostModel, cycle_array, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
@@ -146,7 +147,7 @@ def read_edge_list(
             edges.append((int(text[0]), int(text[1])))
         except ValueError:
             raise ConfigError(
-                f"{path}:{lineno}: expected 'parent child' node ids; got {line!r}"
+                f"{path}:{lineno}: expected 'parent child' node ids; got {excerpt(line)}"
             ) from None
     made = from_edges(
         edges, name=name or Path(path).stem, cost=cost, kernel=kernel, kernels=kernels
@@ -155,37 +156,65 @@ def read_edge_list(
     return made
 
 
-def _stg_tasks(text: str, path: str) -> tuple[list[int], list[tuple[int, int, list[int]]]]:
-    """Header numbers and (id, cost, predecessors) records of an STG file."""
-    tokens: list[tuple[int, int]] = []  # (value, line)
+_STG_FIELDS = ("task id", "processing time", "predecessor count")
+
+
+def _stg_number(tok: str, path: str, line: int, field: str, lo: int = 0) -> int:
+    try:
+        value = int(tok)
+    except ValueError:  # also a number too long to convert
+        value = None
+    if value is None or value < lo:
+        raise ConfigError(
+            f"{path}:{line}: STG {field}: expected a whole number >= {lo}; got {excerpt(tok)}"
+        )
+    return value
+
+
+def _stg_tasks(text: str, path: str) -> tuple[list[int], list[tuple[int, int, list[int], int]]]:
+    """Header numbers and (id, cost, predecessors, line) records of an STG file."""
+    tokens: list[tuple[str, int]] = []  # (text, line)
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith("#"):
             break  # the information part
-        for tok in line.split():
-            try:
-                tokens.append((int(tok), lineno))
-            except ValueError:
-                raise ConfigError(f"{path}:{lineno}: expected integers; got {tok!r}") from None
+        tokens.extend((tok, lineno) for tok in line.split())
     if not tokens:
-        raise ConfigError(f"{path}: empty STG file")
+        raise ConfigError(f"{path}: empty STG file (expected a header line 'n' first)")
     header_line = tokens[0][1]
-    header = [v for v, line in tokens if line == header_line]
+    header_tokens = [t for t, line in tokens if line == header_line]
+    if len(header_tokens) not in (1, 2):
+        raise ConfigError(
+            f"{path}:{header_line}: STG header: expected 'n' (standard layout) or "
+            f"'n processors' (prototype layout); got {len(header_tokens)} numbers"
+        )
+    header = [
+        _stg_number(t, path, header_line, f)
+        for t, f in zip(header_tokens, ("task count", "processor count"), strict=False)
+    ]
     pos = len(header)
     records = []
     while pos < len(tokens):
+        at_line = tokens[pos][1]
         if pos + 3 > len(tokens):
-            raise ConfigError(f"{path}:{tokens[pos][1]}: truncated task record")
-        (tid, at_line), (cost_units, _), (npred, _) = tokens[pos : pos + 3]
-        pos += 3
-        if npred < 0 or pos + npred > len(tokens):
-            raise ConfigError(f"{path}:{at_line}: task {tid} lists {npred} predecessors; file ends")
-        preds = [v for v, _ in tokens[pos : pos + npred]]
-        pos += npred
-        if cost_units < 0:
             raise ConfigError(
-                f"{path}:{at_line}: task {tid} has negative processing time {cost_units}"
+                f"{path}:{at_line}: truncated STG task record: expected "
+                f"'id processing-time predecessor-count predecessors...'"
             )
-        records.append((tid, cost_units, preds))
+        tid, cost_units, npred = (
+            _stg_number(t, path, line, f)
+            for (t, line), f in zip(tokens[pos : pos + 3], _STG_FIELDS, strict=True)
+        )
+        pos += 3
+        if pos + npred > len(tokens):
+            raise ConfigError(
+                f"{path}:{at_line}: STG task {tid} lists {npred} predecessors, but only "
+                f"{len(tokens) - pos} more number(s) follow"
+            )
+        preds = [
+            _stg_number(t, path, line, "predecessor id") for t, line in tokens[pos : pos + npred]
+        ]
+        pos += npred
+        records.append((tid, cost_units, preds, at_line))
     return header, records
 
 
@@ -205,22 +234,30 @@ def read_stg(
     Processing times become node costs; the default cost model is
     ``from_graph(scale=cycles_per_unit)``.
     """
+    cycles = real(cycles_per_unit, "stg: 'cycles_per_unit' (cycles per STG time unit)")
+    if not 0 < cycles <= 1e12:
+        raise ConfigError(
+            "stg: 'cycles_per_unit' (cycles per STG time unit) must be > 0 and at most 1e12; "
+            f"got {excerpt(cycles_per_unit)}"
+        )
     header, records = _stg_tasks(read_text(path, "graph file"), str(path))
-    if len(header) not in (1, 2):
-        raise ConfigError(f"{path}:1: expected 'n' (standard) or 'n processors' (prototype)")
     n = header[0]
     prototype = len(header) == 2
     expected = n + 1 if prototype else n + 2
     if len(records) != expected:
         layout = "prototype" if prototype else "standard"
         raise ConfigError(
-            f"{path}: the header says {n} tasks, so the {layout} layout needs {expected} task "
-            f"records (with dummy nodes); found {len(records)}"
+            f"{path}: the STG header says {n} tasks, so the {layout} layout needs {expected} "
+            f"task records (with dummy nodes); found {len(records)}"
         )
-    ids = [r[0] for r in records]
     first = 1 if prototype else 0
-    if ids != list(range(first, first + expected)):
-        raise ConfigError(f"{path}: task ids must run {first}..{first + expected - 1} in order")
+    for k, (tid, _, _, line) in enumerate(records):
+        if tid != first + k:
+            raise ConfigError(
+                f"{path}:{line}: STG task id {tid}: ids must run {first}..{first + expected - 1} "
+                f"in order, so this record needs id {first + k}"
+            )
+    ids = [r[0] for r in records]
     dummies = set()
     if not keep_dummies:
         entry, exit_ = (None if prototype else 0), ids[-1]
@@ -228,10 +265,13 @@ def read_stg(
     kept = [tid for tid in ids if tid not in dummies]
     index = {tid: i for i, tid in enumerate(kept)}
     edges = []
-    for tid, _, preds in records:
+    for tid, _, preds, line in records:
         for p in preds:
             if p not in index and p not in dummies:
-                raise ConfigError(f"{path}: task {tid} names predecessor {p}, which does not exist")
+                raise ConfigError(
+                    f"{path}:{line}: STG task {tid} names predecessor {p}; task ids run "
+                    f"{first}..{first + expected - 1}"
+                )
             if tid in index and p in index:
                 edges.append((index[p], index[tid]))
     costs = [records[tid - first][1] for tid in kept]
@@ -240,7 +280,7 @@ def read_stg(
         len(kept),
         name=name or Path(path).stem,
         costs=costs,
-        cost=cost if cost is not None else from_graph(cycles_per_unit),
+        cost=cost if cost is not None else from_graph(cycles),
         kernel=kernel,
         kernels=kernels,
     )

@@ -81,6 +81,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tbdse._checks import real, text, whole
+from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
@@ -267,7 +268,7 @@ def juggler_tasks(app: str, iterations: int = 2, cost_scale: float = 1.0) -> Tas
         raise ConfigError(f"{what}: 'iterations' applies to jacobi only (got {steps})")
     scale = real(cost_scale, f"{what}: cost_scale", 0, 1e6)
     if scale <= 0:
-        raise ConfigError(f"{what}: cost_scale must be positive; got {cost_scale!r}")
+        raise ConfigError(f"{what}: cost_scale must be positive; got {excerpt(cost_scale)}")
     builder = TaskBuilder(_naming({"app": spec.key, "iterations": steps}), match="exact")
     _kinds(builder, spec.key, scale)
     spec.build(builder, steps)

@@ -33,6 +33,7 @@ from typing import Any
 
 from tbdse import yamlio
 from tbdse._checks import text
+from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
@@ -60,7 +61,7 @@ def tasks_from_spec(
 
     def check_keys(value: Any, path: tuple[str | int, ...], keys: tuple[str, ...]) -> dict:
         if not isinstance(value, Mapping):
-            raise fail(path, f"must be a mapping with keys {', '.join(keys)}; got {value!r}")
+            raise fail(path, f"must be a mapping with keys {', '.join(keys)}; got {excerpt(value)}")
         for key in value:
             if key not in keys:
                 raise fail((*path, str(key)), str(unknown_name("key", str(key), keys)))
@@ -103,7 +104,7 @@ def tasks_from_spec(
         if "kind" not in entry:
             raise fail(path, "a task needs 'kind'")
         if not isinstance(entry["kind"], (str, int)) or isinstance(entry["kind"], bool):
-            raise fail((*path, "kind"), f"must be the name of a kind; got {entry['kind']!r}")
+            raise fail((*path, "kind"), f"must be the name of a kind; got {excerpt(entry['kind'])}")
         kind = str(entry["kind"])  # kinds are declared by name: 1 means '1'
         if kind not in b.kinds:
             raise fail((*path, "kind"), str(unknown_name("kind", kind, b.kinds)))

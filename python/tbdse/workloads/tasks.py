@@ -44,6 +44,7 @@ import pandas as pd
 
 from tbdse import _core
 from tbdse._checks import plain, real, text, whole
+from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import per_kernel
 from tbdse.errors import ConfigError
@@ -83,7 +84,7 @@ class TaskArray:
         what = f"a section of array '{self.name}'"
         if isinstance(key, slice):
             if key.step is not None:
-                raise ConfigError(f"{what} has no step; got {key!r}")
+                raise ConfigError(f"{what} has no step; got {excerpt(key)}")
             lo = 0 if key.start is None else whole(key.start, f"{what}: lo", 0)
             hi = self.size if key.stop is None else whole(key.stop, f"{what}: hi", 0)
         else:
@@ -185,7 +186,7 @@ class TaskBuilder:
         t = len(self._kind)
         where = f"task builder '{self.name}': task {t}"
         if not isinstance(kind, str):
-            raise ConfigError(f"{where}: a task's kind must be a kind's name; got {kind!r}")
+            raise ConfigError(f"{where}: a task's kind must be a kind's name; got {excerpt(kind)}")
         if kind not in self._kind_ids:
             error = unknown_name("kind", str(kind), self.kinds, where)
             raise ConfigError(f"{error} (declare kinds with kind() first)")
@@ -193,7 +194,9 @@ class TaskBuilder:
         clauses: list[tuple[int, Any]] = [(0, in_), (1, out), (2, inout)]
         if depend is not None:
             if not isinstance(depend, Mapping):
-                raise ConfigError(f"{where}: depend maps in/out/inout to sections; got {depend!r}")
+                raise ConfigError(
+                    f"{where}: depend maps in/out/inout to sections; got {excerpt(depend)}"
+                )
             for name, given in depend.items():
                 if name not in MODES:
                     raise unknown_name("depend mode", str(name), MODES, where)
@@ -227,7 +230,7 @@ class TaskBuilder:
                 )
             return value
         if not isinstance(value, str):
-            raise ConfigError(f"{at}expected a section such as a[0:4]; got {value!r}")
+            raise ConfigError(f"{at}expected a section such as a[0:4]; got {excerpt(value)}")
         found = _SECTION.fullmatch(value)
         if not found:
             raise ConfigError(f"{at}{value!r} is not a section such as 'a[0:4]' or 'a[3]'")

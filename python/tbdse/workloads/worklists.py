@@ -106,6 +106,12 @@ def graph_operator(
 def _graph_workload(operator: str, params: Mapping[str, Any], name: str | None) -> Workload:
     if params["graph"] not in GRAPH_KINDS:
         raise unknown_name("graph kind", params["graph"], GRAPH_KINDS)
+    if params["path"] and params["graph"] != "file":
+        # Silently generating a graph would hide that the file was never read.
+        raise ConfigError(
+            f"{operator}: 'path' is only read with graph 'file' (graph is "
+            f"'{params['graph']}'); set graph to 'file' or drop 'path'"
+        )
     g = _graph(
         params["graph"],
         params["nodes"],

@@ -1,0 +1,202 @@
+"""The one way tbdse opens a file it reads: experiment files, graph files,
+task lists, application and control-flow kernel files.
+
+An experiment file is a code-like input: it names the paths it reads.  So
+every input must be a regular file (no directory, FIFO or device: /dev/zero
+would grow without end, a FIFO would block), at most :data:`MAX_INPUT_BYTES`
+long (checked before reading, and the read itself is bounded), and, inside
+:func:`input_root`, lie below that folder once symlinks are resolved.  Every
+refusal is a ConfigError naming the path and why.  Files the C++ readers open
+by path (graph files) are checked with :func:`check_input` first.
+
+Messages quote file contents only through :func:`excerpt`: at most a short,
+escaped piece, never a whole file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from tbdse.errors import ConfigError
+
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "check_input",
+    "current_root",
+    "excerpt",
+    "input_root",
+    "quoted",
+    "read_input",
+    "shown",
+]
+
+# Inputs are descriptions and graphs, not data sets: 256 MiB holds a DIMACS road
+# network of tens of millions of arcs, and refuses a runaway file before it fills memory.
+MAX_INPUT_BYTES = 256 * 2**20
+EXCERPT_CHARS = 60
+
+_ROOT: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
+    "tbdse_input_root", default=None
+)
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """``repr(value)`` (control characters escaped) cut to about ``limit`` characters."""
+    if isinstance(value, (str, bytes)) and len(value) > 4 * limit:
+        value = value[: 4 * limit]  # repr of a huge string costs time; the cut hides the rest
+        shown_ = repr(value)
+        return shown_[: limit - 3] + "..."
+    try:
+        shown_ = repr(value)
+    except Exception:  # a value whose repr fails still gets a message
+        shown_ = f"<{type(value).__name__}>"
+    return shown_ if len(shown_) <= limit else shown_[: limit - 3] + "..."
+
+
+def quoted(name: Any) -> str:
+    """A name for a message in quotes: 'name' when short and printable, else an excerpt."""
+    text = str(name)
+    if isinstance(name, str) and text.isprintable() and len(text) <= EXCERPT_CHARS:
+        return f"'{text}'"
+    return excerpt(name)
+
+
+def shown(path: Any) -> str:
+    """A path for a message: as written when printable, else escaped."""
+    text = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
+    return text if text.isprintable() else repr(text)
+
+
+def current_root() -> Path | None:
+    """The folder inputs are confined to, or None."""
+    return _ROOT.get()
+
+
+@contextlib.contextmanager
+def input_root(root: str | os.PathLike[str] | None) -> Iterator[Path | None]:
+    """Within the block every input path must resolve (symlinks followed) below
+    ``root``; None lifts no confinement set by an enclosing block."""
+    if root is None:
+        yield _ROOT.get()
+        return
+    resolved = _resolve_root(root)
+    token = _ROOT.set(resolved)
+    try:
+        yield resolved
+    finally:
+        _ROOT.reset(token)
+
+
+def _resolve_root(root: str | os.PathLike[str]) -> Path:
+    if not isinstance(root, (str, os.PathLike)) or not os.fspath(root):
+        raise ConfigError(f"the input root must be a folder name; got {excerpt(root)}")
+    try:
+        resolved = Path(root).resolve(strict=True)
+    except (OSError, ValueError, RuntimeError):
+        raise ConfigError(f"input root {shown(root)}: no such folder") from None
+    if not resolved.is_dir():
+        raise ConfigError(f"input root {shown(root)} is not a folder")
+    return resolved
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _check_stat(st: os.stat_result, name: str, what: str) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        raise ConfigError(f"{name}: the {what} is {_kind(st.st_mode)}, not a regular file")
+    if st.st_size > MAX_INPUT_BYTES:
+        raise ConfigError(
+            f"{name}: the {what} is {st.st_size:,} bytes; inputs are limited to "
+            f"{MAX_INPUT_BYTES:,} bytes"
+        )
+
+
+def check_input(source: str | os.PathLike[str], what: str = "file") -> Path:
+    """The path to open for input ``source`` (resolved when an input root is set),
+    after checking it: a regular file within the size limit and the root."""
+    if not isinstance(source, (str, os.PathLike)):
+        raise ConfigError(f"the {what} must be a path; got {excerpt(source)}")
+    name = shown(source)
+    path = Path(source)
+    if "\x00" in os.fspath(path):
+        raise ConfigError(f"{name}: a file name cannot contain a NUL character")
+    root = _ROOT.get()
+    if root is not None:
+        try:
+            path = path.resolve(strict=True)
+        except FileNotFoundError:
+            raise ConfigError(f"no such file: {name}") from None
+        except (OSError, RuntimeError) as exc:  # a symlink loop, a permission
+            reason = getattr(exc, "strerror", None) or exc
+            raise ConfigError(f"cannot read {name}: {reason}") from None
+        if not path.is_relative_to(root):
+            raise ConfigError(
+                f"{name}: the {what} lies outside the input root {shown(root)} "
+                "(inputs are confined to it)"
+            )
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise ConfigError(f"no such file: {name}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {name}: {exc.strerror or exc}") from None
+    _check_stat(st, name, what)
+    return path
+
+
+def read_input(source: str | os.PathLike[str], what: str = "file") -> bytes:
+    """The bytes of input ``source``, checked as in :func:`check_input`.
+
+    Opened without blocking and re-checked on the open descriptor, so a FIFO
+    or device swapped in after the check is refused rather than read."""
+    path = check_input(source, what)
+    name = shown(source)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {name}: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        _check_stat(st, name, what)
+        root = _ROOT.get()
+        if root is not None:
+            # The file opened is the one checked (not a symlink swapped in since).
+            checked = os.stat(path)
+            if (checked.st_dev, checked.st_ino) != (st.st_dev, st.st_ino):
+                raise ConfigError(f"{name}: the {what} changed while being opened")
+        chunks = []
+        left = MAX_INPUT_BYTES + 1  # one byte more tells a file that grew past the limit
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {name}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if left <= 0:
+        raise ConfigError(
+            f"{name}: the {what} grew beyond {MAX_INPUT_BYTES:,} bytes while being read"
+        )
+    return b"".join(chunks)
