@@ -510,9 +510,9 @@ def test_config_errors_are_raised_before_anything_runs(monkeypatch: pytest.Monke
         def __getattr__(self, name: str) -> Any:
             return getattr(self._core, name)
 
-        def run(self, runs: np.ndarray, threads: int) -> Any:
+        def run(self, runs: np.ndarray, threads: int, timeout_s: float = 0.0) -> Any:
             calls.append(len(runs))
-            return self._core.run(runs, threads)
+            return self._core.run(runs, threads, timeout_s)
 
     monkeypatch.setattr(tbdse._plan.Plan, "core", lambda self: Spy(real_core(self)))
     with raises("gpu.sms=1"):
@@ -540,8 +540,8 @@ class FailingCore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._core, name)
 
-    def run(self, runs: np.ndarray, threads: int) -> dict:
-        res = dict(self._core.run(runs, threads))
+    def run(self, runs: np.ndarray, threads: int, timeout_s: float = 0.0) -> dict:
+        res = dict(self._core.run(runs, threads, timeout_s))
         res["metrics"] = np.array(res["metrics"], copy=True)
         res["status"] = np.array(res["status"], copy=True)
         res["errors"] = list(res["errors"])

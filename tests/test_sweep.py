@@ -39,12 +39,12 @@ class CoreSpy:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._core, name)
 
-    def run(self, runs: np.ndarray, threads: int) -> Any:
+    def run(self, runs: np.ndarray, threads: int, timeout_s: float = 0.0) -> Any:
         if self.interrupt_on_call is not None and len(self.chunks) + 1 == self.interrupt_on_call:
             raise KeyboardInterrupt
         if len(runs):
             self.chunks.append([int(r) for r in runs])
-        return self._core.run(runs, threads)
+        return self._core.run(runs, threads, timeout_s)
 
 
 class Spies(list):

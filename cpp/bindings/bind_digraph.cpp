@@ -9,6 +9,8 @@
 #include "bindings.hpp"
 #include "core/digraph.hpp"
 #include "core/errors.hpp"
+#include "core/run_control.hpp"
+#include "interruptible.hpp"
 
 namespace tbdse::bindings {
 
@@ -70,6 +72,15 @@ template <class F>
 DigraphHolder released(F f) {
   py::gil_scoped_release release;
   return std::make_shared<Digraph>(f());
+}
+
+// A file reader: Ctrl-C stops it (it polls per line).
+template <class F>
+DigraphHolder reading(F f) {
+  return interruptible([&](const std::atomic<bool>& cancel) {
+    const RunScope scope(RunControl{.cancel = &cancel});
+    return std::make_shared<Digraph>(f());
+  });
 }
 
 py::tuple pickled_state(const Digraph& g) {
@@ -149,16 +160,16 @@ void register_digraph(py::module_& m) {
         py::arg("nodes"), py::arg("degree"), py::arg("symmetric") = false,
         py::arg("max_weight") = 1, py::arg("seed") = 0);
   m.def("read_dimacs_digraph",
-        [](const std::string& path) { return released([&] { return read_dimacs_digraph(path); }); },
+        [](const std::string& path) { return reading([&] { return read_dimacs_digraph(path); }); },
         py::arg("path"));
   m.def("read_edge_list_digraph",
         [](const std::string& path, bool one_based) {
-          return released([&] { return read_edge_list_digraph(path, one_based); });
+          return reading([&] { return read_edge_list_digraph(path, one_based); });
         },
         py::arg("path"), py::arg("one_based") = false);
   m.def("read_matrix_market_digraph",
         [](const std::string& path) {
-          return released([&] { return read_matrix_market_digraph(path); });
+          return reading([&] { return read_matrix_market_digraph(path); });
         },
         py::arg("path"));
 }

@@ -2,11 +2,15 @@
 // schemes, cost models), per-run index columns and per-run override columns;
 // everything is converted first, then the GIL is released for the whole C++
 // run (boost-histogram fill.hpp: no Python object is touched inside TBB), and
-// the metric matrix moves into NumPy without a copy.
+// the metric matrix moves into NumPy without a copy.  The C++ work runs on a
+// helper thread so that Ctrl-C stops it (interruptible.hpp).
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
+
 #include "bindings.hpp"
+#include "interruptible.hpp"
 #include "core/errors.hpp"
 #include "core/sweep.hpp"
 #include "models/registry.hpp"
@@ -35,6 +39,14 @@ py::dict result_dict(SweepResult&& res) {
   d["status"] = to_numpy(std::move(res.status));
   d["errors"] = res.errors;
   return d;
+}
+
+// 0 = no limit.
+double check_timeout(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds))
+    throw ConfigError("timeout_s must be a positive number of seconds; got " +
+                      std::to_string(seconds));
+  return seconds;
 }
 
 py::dict series_dict(std::vector<Series>&& series) {
@@ -79,42 +91,39 @@ class PySweep {
         selected.push_back(static_cast<std::size_t>(i));
       }
     }
-    std::vector<std::uint64_t> hashes;
-    {
-      py::gil_scoped_release release;
-      hashes = validate_sweep(spec_, 0, selected);
-    }
+    std::vector<std::uint64_t> hashes = interruptible([&](const std::atomic<bool>& cancel) {
+      return validate_sweep(spec_, 0, selected, &cancel);
+    });
     return to_numpy(std::move(hashes));
   }
 
   py::dict run(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& runs,
-               int threads) const {
+               int threads, double timeout_s) const {
     if (runs.size() == 0) {  // an empty selection (SweepOptions reads empty as "all")
       SweepResult empty;
       empty.columns = result_columns(spec_);
       empty.metrics = Eigen::MatrixXd(0, static_cast<Eigen::Index>(empty.columns.size()));
       return result_dict(std::move(empty));
     }
-    SweepOptions options{.threads = threads, .runs = {}};
+    SweepOptions options{.threads = threads, .runs = {}, .timeout_s = check_timeout(timeout_s)};
     options.runs.reserve(static_cast<std::size_t>(runs.size()));
     for (const std::int64_t i : to_vector(runs)) {
       if (i < 0) throw ConfigError("sweep: negative run index");
       options.runs.push_back(static_cast<std::size_t>(i));
     }
-    SweepResult res;
-    {
-      py::gil_scoped_release release;
-      res = run_sweep(spec_, options);
-    }
+    SweepResult res = interruptible([&](const std::atomic<bool>& cancel) {
+      SweepOptions o = options;
+      o.cancel = &cancel;
+      return run_sweep(spec_, o);
+    });
     return result_dict(std::move(res));
   }
 
-  py::dict run_single(std::size_t index, bool record) const {
-    SingleRun single;
-    {
-      py::gil_scoped_release release;
-      single = tbdse::run_single(spec_, index, record);
-    }
+  py::dict run_single(std::size_t index, bool record, double timeout_s) const {
+    const double limit = check_timeout(timeout_s);
+    SingleRun single = interruptible([&](const std::atomic<bool>& cancel) {
+      return tbdse::run_single(spec_, index, record, {.cancel = &cancel, .timeout_s = limit});
+    });
     py::dict d = result_dict(std::move(single.row));
     if (single.output.timeline) {
       Timeline& t = *single.output.timeline;
@@ -157,9 +166,12 @@ void register_sweep(py::module_& m) {
            "Resolve the given runs (default: all) and create their schemes without simulating; "
            "ConfigError on the first bad one.  Returns each run's configuration hash.")
       .def("run", &PySweep::run, py::arg("runs"), py::arg("threads") = 0,
+           py::arg("timeout_s") = 0.0,
            "Simulate the given runs in parallel, one result row each, in that order; failures "
-           "are reported per row.")
+           "are reported per row (status 4: past timeout_s seconds, 0 = no limit).  Ctrl-C "
+           "stops it and raises KeyboardInterrupt.")
       .def("run_single", &PySweep::run_single, py::arg("index"), py::arg("record") = false,
+           py::arg("timeout_s") = 0.0,
            "Simulate one run (recording its timeline or trace on request); errors raise.");
 }
 

@@ -1,18 +1,22 @@
 #include "digraph_text.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <memory>
 #include <utility>
 
 #include "errors.hpp"
 #include "memory.hpp"
+#include "run_control.hpp"
 
 namespace tbdse::digraph_text {
 
@@ -47,26 +51,83 @@ std::string quoted(std::string_view text) {
   constexpr std::size_t kShown = 40;
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + string.
   std::string out(1, '\'');
-  out.append(text.substr(0, kShown));
+  for (const char ch : text.substr(0, kShown)) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (ch == '\n') out.append("\\n");
+    else if (ch == '\t') out.append("\\t");
+    else if (ch == '\r') out.append("\\r");
+    else if (ch == '\'' || ch == '\\') out.append(1, '\\').append(1, ch);
+    else if (b < 0x20 || b == 0x7F) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02X", b);
+      out.append(esc);
+    } else {
+      out.append(1, ch);
+    }
+  }
   out.append(text.size() > kShown ? "...'" : "'");
   return out;
 }
 
-TextFile::TextFile(std::string path) : path_(std::move(path)) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path_, ec))
-    throw ConfigError(path_ + ": is a directory, not a graph file");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path_.c_str(), "rb"),
-                                                      &std::fclose);
-  if (!file) throw ConfigError(path_ + ": cannot open the file: " + std::strerror(errno));
-  const auto bytes = std::filesystem::file_size(path_, ec);
-  if (!ec) {
-    require_memory("reading " + path_, 3.0 * static_cast<double>(bytes));
-    data_.reserve(static_cast<std::size_t>(bytes));
+namespace {
+
+const char* file_type(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// Opens a regular file for reading, refusing anything else before it can
+// block (a FIFO without writer) or read forever (/dev/zero): opened
+// non-blocking, checked with fstat on the open descriptor (no race with a
+// rename), then switched back to blocking reads.  Returns its size too.
+std::FILE* open_regular(const std::string& path, std::int64_t& size) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    if (errno == EISDIR) throw ConfigError(path + ": is a directory, not a graph file");
+    throw ConfigError(path + ": cannot open the file: " + std::strerror(errno));
   }
+  struct stat st {};
+  const bool stated = ::fstat(fd, &st) == 0;
+  if (!stated || !S_ISREG(st.st_mode)) {
+    const std::string what = stated ? file_type(st.st_mode) : "unreadable";
+    ::close(fd);
+    throw ConfigError(path + ": is " + what + ", not a regular file; give a graph file");
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  size = static_cast<std::int64_t>(st.st_size);
+  std::FILE* file = ::fdopen(fd, "rb");
+  if (!file) {
+    ::close(fd);
+    throw ConfigError(path + ": cannot open the file: " + std::strerror(errno));
+  }
+  return file;
+}
+
+}  // namespace
+
+TextFile::TextFile(std::string path) : path_(std::move(path)) {
+  std::int64_t bytes = 0;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(open_regular(path_, bytes), &std::fclose);
+  const auto too_big = [&](double size) {
+    return ConfigError(path_ + ": the file has " + format_bytes(size) +
+                       "; graph files are read up to " +
+                       format_bytes(static_cast<double>(kMaxFileBytes)) + " (4 GiB)");
+  };
+  if (bytes > kMaxFileBytes) throw too_big(static_cast<double>(bytes));
+  require_memory("reading " + path_, 3.0 * static_cast<double>(bytes));
+  data_.reserve(static_cast<std::size_t>(bytes));
   char buffer[1 << 16];
   std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) data_.append(buffer, got);
+  while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
+    data_.append(buffer, got);
+    if (static_cast<std::int64_t>(data_.size()) > kMaxFileBytes)  // grew while read
+      throw too_big(static_cast<double>(data_.size()));
+  }
   if (std::ferror(file.get()))
     throw ConfigError(path_ + ": cannot read the file: " + std::strerror(errno));
   if (data_.empty()) throw ConfigError(path_ + ":1: the file is empty");
@@ -101,6 +162,7 @@ TextFile::TextFile(std::string path) : path_(std::move(path)) {
 
 bool TextFile::next_line(std::string_view& line) {
   if (pos_ >= data_.size()) return false;
+  poll_run();  // a reader called with a cancel flag (Ctrl-C) stops here
   const char* begin = data_.data() + pos_;
   const auto* end = static_cast<const char*>(std::memchr(begin, '\n', data_.size() - pos_));
   const std::size_t len = end ? static_cast<std::size_t>(end - begin) : data_.size() - pos_;

@@ -10,11 +10,15 @@
 
 namespace tbdse::digraph_text {
 
+// The largest graph file read (4 GiB): bigger ones are refused before reading.
+inline constexpr std::int64_t kMaxFileBytes = std::int64_t{1} << 32;
+
 class TextFile {
  public:
-  // Reads and checks `path`; ConfigError when it cannot be read, is empty,
-  // would not fit in memory, or holds NUL bytes, control characters or
-  // invalid UTF-8 (binary data).
+  // Reads and checks `path`; ConfigError when it is not a regular file (a
+  // directory, a FIFO, a device such as /dev/zero), cannot be read, is empty,
+  // is larger than kMaxFileBytes, would not fit in memory, or holds NUL
+  // bytes, control characters or invalid UTF-8 (binary data).
   explicit TextFile(std::string path);
 
   // The next line without its terminator; false at the end of the file.
@@ -47,7 +51,8 @@ class TextFile {
   std::int64_t line_ = 0;
 };
 
-// "'text'" shortened to a readable length for error messages.
+// "'text'" shortened to 40 characters for error messages, control
+// characters and quotes escaped (\n, \x01, \').
 std::string quoted(std::string_view text);
 
 }  // namespace tbdse::digraph_text

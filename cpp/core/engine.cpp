@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "errors.hpp"
+#include "run_control.hpp"
 
 namespace tbdse {
 
@@ -139,6 +140,7 @@ std::int64_t Engine::loop(Scheme& scheme, std::int64_t limit) {
     else next_finish = finishing_.first_time();
     const Cycle next_event = queue_.empty() ? FinishHeap::kNever : queue_.top().time;
     if (next_finish == FinishHeap::kNever && next_event == FinishHeap::kNever) break;
+    poll_run();  // Ctrl-C and the run's time limit
     now_ = std::min(next_finish, next_event);
     // Every TB completion at this cycle first, in issue order ...
     for (;;) {

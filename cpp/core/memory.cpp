@@ -1,7 +1,9 @@
 #include "memory.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -39,13 +41,52 @@ std::int64_t cgroup_limit() {
   return -1;
 }
 
-}  // namespace
+// The number after `key` in /proc/self/status (kB), in bytes; -1 if absent.
+std::int64_t self_status(const std::string& key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      std::istringstream fields(line.substr(key.size()));
+      std::int64_t kb = -1;
+      fields >> kb;
+      return kb >= 0 ? kb * 1024 : -1;
+    }
+  return -1;
+}
 
-std::int64_t available_memory_bytes() {
+// What a soft rlimit (ulimit -v: RLIMIT_AS, ulimit -d: RLIMIT_DATA) leaves
+// this process beyond what it already maps; -1 when there is no limit.
+std::int64_t rlimit_left(int resource, const char* usage_key) {
+  rlimit lim{};
+  if (getrlimit(resource, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return -1;
+  constexpr auto kMax = static_cast<rlim_t>(std::numeric_limits<std::int64_t>::max());
+  const auto cap = static_cast<std::int64_t>(std::min<rlim_t>(lim.rlim_cur, kMax));
+  const std::int64_t used = self_status(usage_key);
+  return std::max<std::int64_t>(0, cap - std::max<std::int64_t>(0, used));
+}
+
+std::int64_t machine_memory() {
   std::int64_t bytes = meminfo("MemAvailable:");
   if (bytes <= 0) bytes = physical_memory();
   const std::int64_t limit = cgroup_limit();
   return limit > 0 && limit < bytes ? limit : bytes;
+}
+
+// The process limit that binds, or -1 when the machine's memory does.
+std::int64_t process_limit_left() {
+  std::int64_t left = -1;
+  for (const std::int64_t l :
+       {rlimit_left(RLIMIT_AS, "VmSize:"), rlimit_left(RLIMIT_DATA, "VmData:")})
+    if (l >= 0 && (left < 0 || l < left)) left = l;
+  return left;
+}
+
+}  // namespace
+
+std::int64_t available_memory_bytes() {
+  const std::int64_t machine = machine_memory(), process = process_limit_left();
+  return process >= 0 && process < machine ? process : machine;
 }
 
 std::string format_bytes(double bytes) {
@@ -61,10 +102,14 @@ std::string format_bytes(double bytes) {
 }
 
 void require_memory(const std::string& what, double bytes) {
-  const double available = static_cast<double>(available_memory_bytes());
+  const std::int64_t machine = machine_memory(), process = process_limit_left();
+  const bool by_process = process >= 0 && process < machine;
+  const double available = static_cast<double>(by_process ? process : machine);
   if (bytes > 0.9 * available)
-    throw ConfigError(what + " would need about " + format_bytes(bytes) +
-                      " of memory; this machine has " + format_bytes(available) + " available");
+    throw ConfigError(what + " would need about " + format_bytes(bytes) + " of memory; " +
+                      (by_process ? "this process's memory limit (ulimit -v / -d) leaves it "
+                                  : "this machine has ") +
+                      format_bytes(available) + " available");
 }
 
 double task_graph_bytes(double nodes, double edges) {

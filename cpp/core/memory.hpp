@@ -10,7 +10,9 @@
 namespace tbdse {
 
 // Bytes this process can still allocate: /proc/meminfo's MemAvailable, capped
-// by a cgroup memory limit when one is set; the physical memory elsewhere.
+// by a cgroup memory limit when one is set (the physical memory elsewhere),
+// and by what the process limits RLIMIT_AS (ulimit -v) and RLIMIT_DATA
+// (ulimit -d) leave beyond the process's current VmSize / VmData.
 std::int64_t available_memory_bytes();
 
 // "12.3 GB".

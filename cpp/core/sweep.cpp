@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <new>
 #include <sstream>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -191,7 +192,8 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
 }
 
 std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads,
-                                          const std::vector<std::size_t>& runs) {
+                                          const std::vector<std::size_t>& runs,
+                                          const std::atomic<bool>* cancel) {
   spec.check_shape();
   const std::size_t n = runs.empty() ? spec.runs() : runs.size();
   for (const std::size_t i : runs)
@@ -205,7 +207,9 @@ std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads,
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const auto& range) {
       for (std::size_t row = range.begin(); row != range.end(); ++row) {
         const std::size_t i = runs.empty() ? row : runs[row];
+        check_cancelled(cancel);
         try {
+          const RunScope scope(RunControl{.cancel = cancel});  // a check that polls
           const ResolvedRun r = resolve_run(spec, i);
           r.scheme->check(r);
           hashes[row] = r.config_hash;
@@ -240,17 +244,27 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
       RunStatus status = RunStatus::OK;
       std::string error;
       try {
+        const RunScope scope(RunControl{.cancel = options.cancel, .timeout_s = options.timeout_s});
         const ResolvedRun r = resolve_run(spec, i);
         res.config_hash[row] = r.config_hash;
         const RunOutput out = simulate_resolved(r, false);
         write_row(res.metrics, static_cast<Eigen::Index>(row), r, out,
                   cols.scheme_metric_column[spec.scheme_of[i]]);
+      } catch (const RunCancelled&) {
+        throw;  // the whole call stops; its rows are dropped
       } catch (const ConfigError& e) {
         status = RunStatus::CONFIG_ERROR;
+        error = e.what();
+      } catch (const RunTimedOut& e) {
+        status = RunStatus::TIMED_OUT;
         error = e.what();
       } catch (const DeadlockError& e) {
         status = RunStatus::DEADLOCK;
         error = e.what();
+      } catch (const std::bad_alloc&) {
+        status = RunStatus::SIMULATION_ERROR;
+        error = "out of memory: the run needed more memory than this process could allocate; "
+                "use a smaller workload or fewer threads";
       } catch (const std::exception& e) {
         status = RunStatus::SIMULATION_ERROR;
         error = e.what();
@@ -266,13 +280,15 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   return res;
 }
 
-SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record) {
+SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record,
+                     const RunControl& control) {
   spec.check_shape();
   if (run >= spec.runs()) throw ConfigError("sweep: no run " + std::to_string(run));
   const Columns cols(spec);
   SingleRun single{empty_result(cols, 1), {}};
   ResolvedRun r;
   try {
+    const RunScope scope(control);
     r = resolve_run(spec, run);
     single.row.config_hash[0] = r.config_hash;
     single.output = simulate_resolved(r, record, true);
@@ -280,8 +296,14 @@ SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record) {
     throw DeadlockError(describe_run(spec, run) + ": " + e.what(), e.stuck_tasks());
   } catch (const ConfigError& e) {
     throw ConfigError(describe_run(spec, run) + ": " + e.what());
+  } catch (const RunTimedOut& e) {
+    throw RunTimedOut(describe_run(spec, run) + ": " + e.what());
   } catch (const SimulationError& e) {
     throw SimulationError(describe_run(spec, run) + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    throw SimulationError(describe_run(spec, run) +
+                          ": out of memory: the run needed more memory than this process could "
+                          "allocate; use a smaller workload");
   }
   write_row(single.row.metrics, 0, r, single.output, cols.scheme_metric_column[spec.scheme_of[run]]);
   return single;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "cost_model.hpp"
 #include "gpu.hpp"
 #include "run.hpp"
+#include "run_control.hpp"
 #include "scheme.hpp"
 #include "workload.hpp"
 
@@ -45,7 +47,14 @@ struct SweepSpec {
 
 ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run);
 
-enum class RunStatus : std::int8_t { OK = 0, CONFIG_ERROR = 1, DEADLOCK = 2, SIMULATION_ERROR = 3 };
+// TIMED_OUT: the run passed SweepOptions::timeout_s and was stopped.
+enum class RunStatus : std::int8_t {
+  OK = 0,
+  CONFIG_ERROR = 1,
+  DEADLOCK = 2,
+  SIMULATION_ERROR = 3,
+  TIMED_OUT = 4
+};
 
 // Metrics every run reports, whatever simulated it, before the schemes' kind
 // metrics and statistics: makespan_cycles and makespan_us.
@@ -63,27 +72,35 @@ struct SweepResult {
 // first ConfigError, prefixed with the run's description.  Returns each run's
 // configuration hash (what a checkpoint keys finished runs by).
 // `runs` selects which runs (empty = all); the hashes come back in that order.
+// Setting `cancel` (from another thread) stops it with RunCancelled.
 std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads = 0,
-                                          const std::vector<std::size_t>& runs = {});
+                                          const std::vector<std::size_t>& runs = {},
+                                          const std::atomic<bool>* cancel = nullptr);
 
 struct SweepOptions {
   int threads = 0;                // 0 = all cores
   std::vector<std::size_t> runs;  // which runs, in result-row order; empty = all
+  double timeout_s = 0;           // per run (run_control.hpp); 0 = no limit
+  const std::atomic<bool>* cancel = nullptr;  // set from another thread to stop
 };
 
-// Failed runs are reported per row (status, errors); the call itself throws
-// only for a malformed spec.
+// Failed runs are reported per row (status, errors; a run out of memory is a
+// simulation_error, one past timeout_s timed_out); the call itself throws only
+// for a malformed spec, or RunCancelled when `cancel` was set (the rows are
+// then incomplete and must be dropped).
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options);
 
 // Names of the metric columns run_sweep returns for this spec.
 std::vector<std::string> result_columns(const SweepSpec& spec);
 
-// One run with its full output (timeline or trace on request); errors propagate.
+// One run with its full output (timeline or trace on request); errors propagate
+// (RunTimedOut past `control.timeout_s`, RunCancelled when cancelled).
 struct SingleRun {
   SweepResult row;
   RunOutput output;
 };
-SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record);
+SingleRun run_single(const SweepSpec& spec, std::size_t run, bool record,
+                     const RunControl& control = {});
 
 // "scheme 'cdp' on workload 'wf' (gpu gtx480, sms=1)" for messages.
 std::string describe_run(const SweepSpec& spec, std::size_t run);

@@ -18,7 +18,7 @@ from tbdse._plan import MAX_REPLICATES, axis_values, namespaces, resolve_key
 from tbdse.errors import ConfigError
 from tbdse.experiment import TABLE_FORMATS, Experiment, PlotSpec
 from tbdse.gpus import Gpu, as_gpu
-from tbdse.runner import Runner
+from tbdse.runner import Runner, check_timeout
 from tbdse.schemes import Scheme, as_scheme
 from tbdse.workloads import GENERATORS, Kernel, Workload, make
 from tbdse.yamlio import Located, Problems
@@ -31,6 +31,7 @@ TOP_KEYS = (
     "threads",
     "on_error",
     "expect_failures",
+    "timeout_s",
     "gpu",
     "gpus",
     "workload",
@@ -116,6 +117,11 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
         problems.add(
             ("expect_failures",), "goes with 'on_error: record' (failed runs are kept as rows)"
         )
+    timeout_s = None
+    try:
+        timeout_s = check_timeout(data.get("timeout_s"))
+    except ConfigError as exc:
+        problems.add(("timeout_s",), str(exc))
     grid = _axes(problems, data, "grid", schemes, workloads)
     zipped = _axes(problems, data, "zip", schemes, workloads)
     if zipped and len({len(v) for v in zipped.values()}) > 1:
@@ -147,6 +153,7 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
         threads=threads,
         on_error=on_error,
         expect_failures=expect_failures is True,
+        timeout_s=timeout_s,
         tables=tables,
         plots=plots,
         description=str(data.get("description", "")),

@@ -153,8 +153,14 @@ def _run(args: argparse.Namespace) -> int:
     problems = failure_summary(frame)
     for line in problems:
         print(line, file=sys.stderr)
-    failed = int((frame["status"] != "ok").sum()) if problems else 0
-    done = f"{len(frame)} runs" + (f", {failed} failed" if failed else "")
+    # Runs stopped at the file's timeout_s are what it asked for, not failures.
+    failed = int((~frame["status"].isin(["ok", "timed_out"])).sum()) if problems else 0
+    timed_out = int((frame["status"] == "timed_out").sum()) if problems else 0
+    done = (
+        f"{len(frame)} runs"
+        + (f", {failed} failed" if failed else "")
+        + (f", {timed_out} timed out" if timed_out else "")
+    )
     print(f"{exp.name}: {done}; results and figures are in {args.out}")
     if failed and not exp.expect_failures:
         print(

@@ -79,6 +79,7 @@ class Experiment:
     threads: int | None = None
     on_error: str = "raise"
     expect_failures: bool = False  # with on_error 'record': failed runs do not fail `tbdse run`
+    timeout_s: float | None = None  # per run; a run past it is a timed_out row
     tables: list[str] = field(default_factory=lambda: list(TABLE_FORMATS))
     plots: list[PlotSpec] = field(default_factory=list)
     description: str = ""
@@ -119,6 +120,8 @@ class Experiment:
         }
         if self.threads is not None:
             out["threads"] = self.threads
+        if self.timeout_s is not None:
+            out["timeout_s"] = self.timeout_s
         if isinstance(self.baseline, Scheme):
             out["baseline"] = _scheme_entry(self.baseline)
         elif self.baseline:
@@ -185,7 +188,9 @@ class Experiment:
         resolved = yaml.safe_dump(self.resolved(), sort_keys=False)
         out.write("resolved.yaml", lambda p: write_text(p, resolved))
         plan = self.plan()
-        runner = Runner(plan, threads or self.threads, progress, self.on_error, out.store)
+        runner = Runner(
+            plan, threads or self.threads, progress, self.on_error, out.store, self.timeout_s
+        )
         restored = int(runner.done.sum())
         if restored:
             echo(f"reusing {restored} of {plan.runs} runs from the results store {out.store.path}")

@@ -25,7 +25,13 @@ from tbdse.gpus import field_info
 
 __all__ = ["Result", "column", "failure_summary", "metric_info", "units"]
 
-STATUS_NAMES = {0: "ok", 1: "config_error", 2: "deadlock", 3: "simulation_error"}
+STATUS_NAMES = {
+    0: "ok",
+    1: "config_error",
+    2: "deadlock",
+    3: "simulation_error",
+    4: "timed_out",  # stopped at the sweep's timeout_s
+}
 # Workload size columns (workload.<name>): each is its own unit.
 SIZE_UNITS = ("tasks", "edges", "levels", "nodes", "items", "threads", "blocks")
 _RUN_PREFIX = re.compile(r"^run \d+: .*?, replicate \d+: ")
@@ -54,7 +60,9 @@ def failure_summary(frame: pd.DataFrame, limit: int = 8) -> list[str]:
         return []
     reasons = failed["error"].astype(str).map(_failure_reason)
     groups = failed.assign(_reason=reasons).groupby(["status", "_reason"], sort=False)
-    lines = [f"{len(failed)} of {len(frame)} runs failed:"]
+    timed_out = "timed_out" in set(failed["status"])
+    verb = "failed or timed out (timeout_s)" if timed_out else "failed"
+    lines = [f"{len(failed)} of {len(frame)} runs {verb}:"]
     for (status, reason), part in sorted(groups, key=lambda g: -len(g[1]))[:limit]:
         variants = list(dict.fromkeys(part["variant"].astype(str)))
         shown = ", ".join(variants[:3]) + (

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tbdse import _core
-from tbdse._checks import flag, text, whole
+from tbdse._checks import flag, real, text, whole
 from tbdse._plan import MAX_REPLICATES, Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 from tbdse.gpus import Gpu, as_gpu
@@ -68,6 +68,20 @@ def _normalise(
     return workloads, gpus, schemes
 
 
+MAX_TIMEOUT_S = 1e7  # about four months: a larger limit is no limit
+TIMED_OUT = 4  # RunStatus::TIMED_OUT (cpp/core/sweep.hpp)
+
+
+def check_timeout(value: Any) -> float | None:
+    """``timeout_s``: None (no limit) or seconds, checked."""
+    if value is None:
+        return None
+    seconds = real(value, "timeout_s", 0.0, MAX_TIMEOUT_S)
+    if seconds <= 0:
+        raise ConfigError(f"timeout_s must be a positive number of seconds; got {value!r}")
+    return seconds
+
+
 def _raise_run_error(core: _core.Sweep, run: int, message: str) -> None:
     """Re-runs a failed run alone so that it raises its own, complete exception."""
     core.run_single(run, False)
@@ -85,7 +99,9 @@ class Runner:
         progress: bool | None,
         on_error: str,
         store: ResultsStore | str | Path | None,
+        timeout_s: float | None = None,
     ) -> None:
+        self.timeout_s = check_timeout(timeout_s)
         if on_error not in ("raise", "record"):
             raise ConfigError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
         if threads is not None:
@@ -193,7 +209,7 @@ class Runner:
                 take = max(1, int(np.searchsorted(cum, budget, side="right")))
                 chunk = todo[pos : pos + take]
                 t0 = time.perf_counter()
-                res = self.core.run(chunk, self.threads)
+                res = self.core.run(chunk, self.threads, self.timeout_s or 0.0)
                 if list(res["columns"]) != self.columns:
                     raise SimulationError("internal: result columns differ from the plan's")
                 self._store(chunk, res["metrics"], res["status"], res["errors"])
@@ -213,8 +229,11 @@ class Runner:
                 bar.close()
 
     def _check_errors(self, chunk: np.ndarray, status: np.ndarray) -> None:
-        if self.on_error == "raise" and status.any():
-            first = int(chunk[np.nonzero(status)[0][0]])
+        # A run past timeout_s is what the user asked for, not a model error:
+        # recorded as timed_out, never raised.
+        failed = np.nonzero((status != 0) & (status != TIMED_OUT))[0]
+        if self.on_error == "raise" and failed.size:
+            first = int(chunk[failed[0]])
             _raise_run_error(self.core, first, self.errors[first])
 
     def _update_progress(
@@ -268,6 +287,7 @@ def sweep(
     on_error: str = "raise",
     checkpoint: str | Path | ResultsStore | None = None,
     store: str | Path | ResultsStore | None = None,
+    timeout_s: float | None = None,
 ) -> pd.DataFrame:
     """Simulate every combination and return one tidy row per run.
 
@@ -294,6 +314,10 @@ def sweep(
             it already holds are not simulated again.  Held exclusively for
             the sweep (a second sweep on it is refused, naming the first).
         checkpoint: the same as ``store`` (its former name).
+        timeout_s: the longest one run may take, in seconds (default: no
+            limit).  A run past it is stopped and kept as a row with status
+            ``timed_out`` (NaN metrics); the sweep goes on, also with
+            ``on_error='raise'``.  Runs that finish are unaffected.
 
     Raises:
         ConfigError: bad input, before anything runs.
@@ -304,7 +328,9 @@ def sweep(
     base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
     axes = Axes.build(grid, zip, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, replicates, seed, base)
-    runner = Runner(plan, threads, progress, on_error, store if store is not None else checkpoint)
+    runner = Runner(
+        plan, threads, progress, on_error, store if store is not None else checkpoint, timeout_s
+    )
     try:
         runner.run()
     except KeyboardInterrupt:

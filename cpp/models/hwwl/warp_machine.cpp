@@ -6,6 +6,7 @@
 
 #include "core/engine.hpp"
 #include "core/errors.hpp"
+#include "core/run_control.hpp"
 
 namespace tbdse::hwwl {
 
@@ -125,6 +126,7 @@ RunOutput WarpMachine::run(const char* scheme, bool check_results, bool values) 
   start();
   if (record_) post(0, SAMPLE, kSampleEvent);
   while (pending_ > 0 && !finished()) {
+    poll_run();  // Ctrl-C and the run's time limit
     const Event e = queue_.pop();
     now_ = e.time;
     ++events_;

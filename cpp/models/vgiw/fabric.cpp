@@ -181,6 +181,11 @@ RunOutput run_sgmf(const SgmfParams& p, const CfgKernel& k, const ResolvedRun& r
   return out;
 }
 
+void check_vgiw(const VgiwParams& p, const CfgKernel& k) {
+  const UnitCounts have = fabric_units(p);
+  for (std::int32_t b = 0; b < k.block_count(); ++b) (void)plan_block(p, k, b, have);
+}
+
 RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r, bool values) {
   const UnitCounts have = fabric_units(p);
   const double fabric_total = static_cast<double>(total(have));

@@ -5,6 +5,8 @@
 
 #include "core/errors.hpp"
 #include "core/hash.hpp"
+#include "core/run_control.hpp"
+#include "models/vgiw/run_size.hpp"
 
 namespace tbdse::vgiw {
 
@@ -256,6 +258,7 @@ CfgKernel::CfgKernel(std::string name, std::vector<BasicBlock> blocks, std::int6
   std::vector<std::vector<std::int32_t>> succ(n);
   for (std::int32_t b = 0; b < n; ++b) succ[b] = blocks_[b].succ;
   ipdom_ = immediate_post_dominators(succ);
+  visits_ = std::make_shared<const ExpectedVisits>(vgiw::expected_visits(blocks_, paths_));
   // Live values (§2, §3.1): a value a block uses but does not define is loaded
   // from the LVC; a value it defines that another block uses is stored.
   std::map<std::string, std::set<std::int32_t>> users;
@@ -320,6 +323,7 @@ std::int32_t Walker::next(std::int64_t thread, std::int32_t block) {
   const BasicBlock& blk = kernel_.blocks()[static_cast<std::size_t>(block)];
   const auto t = static_cast<std::size_t>(thread);
   const std::int32_t step = steps_[t]++;
+  poll_run();  // every machine walks its threads' paths here: Ctrl-C, the time limit
   if (step >= kernel_.max_steps())  // a 'predicate' choice inside a loop can send a thread round forever
     throw ConfigError("kernel '" + kernel_.name() + "': thread " + std::to_string(thread) +
                       " passed " + std::to_string(kernel_.max_steps()) + " blocks (last " +

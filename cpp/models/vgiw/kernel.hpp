@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,8 @@ enum UnitType { ALU = 0, SPECIAL, LDST, LVU, SJU, CVU, kUnitTypes };
 using UnitCounts = std::array<std::int64_t, kUnitTypes>;
 const char* unit_type_name(int type);
 
+struct ExpectedVisits;  // run_size.hpp
+
 class CfgKernel final : public ModelInput {
  public:
   // Validates and derives live values and immediate post-dominators;
@@ -95,6 +98,8 @@ class CfgKernel final : public ModelInput {
   // Units one replica of block b needs (CVU: one per replica injects thread ids).
   const UnitCounts& units(std::int32_t b) const { return units_[b]; }
   bool is_back_edge(std::int32_t from, std::int32_t to) const { return to <= from; }
+  // Blocks one thread is expected to execute (run_size.hpp), computed once.
+  const ExpectedVisits& expected_visits() const { return *visits_; }
 
  private:
   std::string name_;
@@ -105,6 +110,7 @@ class CfgKernel final : public ModelInput {
   std::vector<std::int32_t> ipdom_;
   std::vector<std::int64_t> lv_loads_, lv_stores_;
   std::vector<UnitCounts> units_;
+  std::shared_ptr<const ExpectedVisits> visits_;
   std::uint64_t hash_ = 0;
 };
 

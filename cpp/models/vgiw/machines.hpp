@@ -60,4 +60,8 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
 RunOutput run_sgmf(const SgmfParams& p, const CfgKernel& k, const ResolvedRun& r, bool values);
 RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r, bool values);
 
+// What run_vgiw would refuse, before it runs: a block needing a unit type the
+// fabric has none of (fabric_<type> = 0), or one too big to split.
+void check_vgiw(const VgiwParams& p, const CfgKernel& k);
+
 }  // namespace tbdse::vgiw
