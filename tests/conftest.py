@@ -16,6 +16,14 @@ import tbdse as td
 DATA = Path(__file__).parent / "data"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="tests/test_reliability.py at 10x its size (also TBDSE_RELIABILITY_FULL=1)",
+    )
+
+
 def make_gpu(sms: int = 1, tb_slots: int = 1, **fields: Any) -> td.Gpu:
     """A 100 MHz GPU with no launch overheads unless given."""
     values: dict[str, Any] = {"clock_mhz": 100.0, "host_launch_us": 0.0, "device_launch_us": 0.0}

@@ -9,10 +9,11 @@ import dataclasses
 
 import pandas as pd
 import pytest
+from _invariants import check_run
 from conftest import make_gpu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import check_run, scenarios
+from test_properties import scenarios
 
 import tbdse as td
 
