@@ -98,7 +98,7 @@ def test_run_writes_tables_figure_and_resolved_config(tmp_path: Path) -> None:
         "bars.png",
     ):
         assert (out / name).stat().st_size > 0, name
-    assert not (out / "checkpoint").exists()
+    assert (out / "store" / "tbdse-store.json").exists()  # kept: a rerun reuses it
     stored = pd.read_parquet(out / "results.parquet")
     pd.testing.assert_frame_equal(stored, frame)
     # The resolved configuration is itself a complete description.
@@ -245,7 +245,7 @@ def test_application_files_are_workloads(tmp_path: Path) -> None:
     assert f"must be one of {formats}; got 'cuda'" in problems_of(write(tmp_path, bad, "bad.yaml"))
 
 
-def test_interrupted_run_resumes_from_its_checkpoint(
+def test_interrupted_run_resumes_from_its_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     exp = experiment.load(write(tmp_path, BASE))
@@ -269,12 +269,12 @@ def test_interrupted_run_resumes_from_its_checkpoint(
     with pytest.raises(SweepInterrupted) as info:
         exp.run(out, progress=False, echo=lambda _: None)
     assert len(info.value.results) == 3  # three finished runs kept
-    assert (out / "checkpoint").is_dir() and (out / "results.partial.csv").exists()
+    assert (out / "store").is_dir() and (out / "results.partial.csv").exists()
 
     monkeypatch.setattr(sweep_mod.Runner, "_check_errors", original)
     said: list[str] = []
-    resumed = exp.run(out, resume=True, progress=False, echo=said.append)
-    assert said[0].startswith("resuming: 3 of")
+    resumed = exp.run(out, progress=False, echo=said.append)
+    assert said[0].startswith("reusing 3 of")
     pd.testing.assert_frame_equal(resumed, reference)
 
 

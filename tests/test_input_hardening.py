@@ -3,7 +3,6 @@ as a failed run) instead of being truncated, wrapped or crashing."""
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from pathlib import Path
@@ -103,12 +102,14 @@ def test_a_failed_run_in_a_checkpoint_fails_again_on_resume(tmp_path: Path) -> N
         td.sweep([good, bad], make_gpu(), "dataflow_ideal", checkpoint=tmp_path)
 
 
-def test_damaged_checkpoints_are_config_errors(tmp_path: Path) -> None:
-    (tmp_path / "meta.json").write_text("{not json")
-    with raises("meta.json is damaged"):
+def test_damaged_stores_are_config_errors(tmp_path: Path) -> None:
+    (tmp_path / "tbdse-store.json").write_text("{not json")
+    with raises("is not a tbdse results store"):
         td.sweep(W.chain(2, cost=1), make_gpu(), "dataflow_ideal", checkpoint=tmp_path)
-    (tmp_path / "meta.json").write_text(json.dumps({"seed": 0}))
-    (tmp_path / "chunk-000001.parquet").write_text("garbage")
+    (tmp_path / "tbdse-store.json").unlink()
+    td.sweep(W.chain(2, cost=1), make_gpu(), "dataflow_ideal", checkpoint=tmp_path)
+    (chunk,) = tmp_path.glob("chunk-*.parquet")
+    chunk.write_text("garbage")
     with raises("cannot be read"):
         td.sweep(W.chain(2, cost=1), make_gpu(), "dataflow_ideal", checkpoint=tmp_path)
 

@@ -329,8 +329,9 @@ def test_checkpoint_resume_runs_nothing_new(tmp_path: Path, spy: Spies) -> None:
         wl, make_gpu(1, 2), ["global_barrier", "dataflow_ideal"], checkpoint=tmp_path, **kw
     )
     chunks = sorted(p.name for p in tmp_path.glob("chunk-*.parquet"))
-    assert chunks == ["chunk-000001.parquet"]
-    assert json.loads((tmp_path / "meta.json").read_text()) == {"seed": 5}
+    assert len(chunks) == 1  # one chunk, recorded in the store's ledger
+    assert json.loads((tmp_path / "tbdse-store.json").read_text())["kind"] == "results-store"
+    assert td.ResultsStore(tmp_path).rows()["_seed"].unique().tolist() == [5]
     assert simulated_runs(spy) == 12
     second = sweep(
         wl, make_gpu(1, 2), ["global_barrier", "dataflow_ideal"], checkpoint=tmp_path, **kw
@@ -354,11 +355,14 @@ def test_checkpoint_simulates_only_what_is_missing(tmp_path: Path, spy: Spies) -
     assert len(list(tmp_path.glob("chunk-*.parquet"))) == 2
 
 
-def test_checkpoint_with_another_seed_is_refused(tmp_path: Path) -> None:
-    wl = W.chain(2, cost=5)
-    sweep(wl, make_gpu(), "dataflow_ideal", checkpoint=tmp_path, seed=1)
-    with pytest.raises(td.ConfigError, match="written by a sweep with seed 1, not 2"):
-        sweep(wl, make_gpu(), "dataflow_ideal", checkpoint=tmp_path, seed=2)
+def test_a_store_keeps_the_rows_of_each_seed_apart(tmp_path: Path, spy: Spies) -> None:
+    wl = W.chain(2, cost=td.cost.lognormal(100, 0.5))
+    one = sweep(wl, make_gpu(), "dataflow_ideal", checkpoint=tmp_path, seed=1, replicates=3)
+    two = sweep(wl, make_gpu(), "dataflow_ideal", checkpoint=tmp_path, seed=2, replicates=3)
+    assert simulated_runs(spy) == 6 and not one["makespan_cycles"].equals(two["makespan_cycles"])
+    again = sweep(wl, make_gpu(), "dataflow_ideal", checkpoint=tmp_path, seed=1, replicates=3)
+    pd.testing.assert_frame_equal(again, one)
+    assert simulated_runs(spy) == 6
 
 
 def test_checkpoint_resume_with_an_added_scheme(tmp_path: Path) -> None:

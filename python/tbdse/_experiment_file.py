@@ -12,7 +12,7 @@ import pandas as pd
 from tbdse import cost as cost_mod
 from tbdse._checks import whole
 from tbdse._inputs import excerpt, quoted
-from tbdse._outdir import MANIFEST
+from tbdse._outdir import LOCK, MANIFEST, STORE
 from tbdse._params import suggest
 from tbdse._plan import MAX_REPLICATES, axis_values, namespaces, resolve_key
 from tbdse.errors import ConfigError
@@ -491,7 +491,7 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
         problems.add(("grid",) if exp.grid else (), str(exc))
         return
     preview = runner.preview()
-    outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, "checkpoint"}
+    outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, LOCK, STORE}
     files: dict[str, int] = {}
     for i, spec in enumerate(exp.plots):
         path = ("outputs", "plots", i)

@@ -2,6 +2,7 @@
 
 tbdse run experiments/quickstart.yaml -o results/quickstart
 tbdse validate experiments/quickstart.yaml
+tbdse plot results/quickstart                 # figures again, from the results store
 tbdse list [schemes|gpus|workloads|costs|metrics]
 
 Exit status: 0 success; 1 a run failed (or runs recorded as failed that the
@@ -126,6 +127,20 @@ def _parser() -> argparse.ArgumentParser:
         "wrote are removed)",
     )
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    run.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the chunks on the Dask cluster of this scheduler (tcp://host:8786)",
+    )
+    plot = sub.add_parser(
+        "plot", help="redraw an experiment's figures from its results store, without simulating"
+    )
+    plot.add_argument("folder", help="the output folder of `tbdse run`")
+    plot.add_argument(
+        "-f",
+        "--file",
+        help="experiment file whose plots to draw (default: the folder's resolved.yaml)",
+    )
     val = sub.add_parser("validate", help="check an experiment file without running it")
     val.add_argument("file")
     lst = sub.add_parser("list", help="list schemes, GPU presets, workload generators, ...")
@@ -140,6 +155,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "list":
         _list(args.what)
         return 0
+    if args.command == "plot":
+        from pathlib import Path
+
+        source = args.file or str(Path(args.folder) / "resolved.yaml")
+        experiment.load(source).plot(args.folder)
+        return 0
     exp = experiment.load(args.file)
     if args.command == "validate":
         print(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")
@@ -149,6 +170,7 @@ def _run(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         threads=args.threads,
         progress=False if args.no_progress else None,
+        executor=args.scheduler,
     )
     problems = failure_summary(frame)
     for line in problems:

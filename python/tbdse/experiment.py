@@ -33,7 +33,7 @@ import yaml
 
 from tbdse import _inputs
 from tbdse._files import write_text
-from tbdse._outdir import OutputFolder
+from tbdse._outdir import MANIFEST, OutputFolder
 from tbdse._plan import Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.gpus import Gpu
@@ -159,8 +159,12 @@ class Experiment:
         threads: int | None = None,
         progress: bool | None = None,
         echo: Callable[[str], None] = print,
+        executor: Any = None,
     ) -> pd.DataFrame:
         """Runs the sweep and writes tables, figures and resolved.yaml into ``out_dir``.
+
+        ``executor`` (a ``distributed.Client`` or a scheduler address) runs the
+        chunks on a Dask cluster (:mod:`tbdse.executors`).
 
         Every finished chunk goes to the results store ``out_dir/store``
         (:mod:`tbdse.store`), which stays after the run: a rerun, an extended
@@ -174,7 +178,7 @@ class Experiment:
         del resume
         out = OutputFolder(out_dir, self.name, self.source, self.outputs(), overwrite=overwrite)
         try:
-            return self._run_in(out, threads, progress, echo)
+            return self._run_in(out, threads, progress, echo, executor)
         finally:
             out.close()
 
@@ -184,6 +188,7 @@ class Experiment:
         threads: int | None,
         progress: bool | None,
         echo: Callable[[str], None],
+        executor: Any,
     ) -> pd.DataFrame:
         resolved = yaml.safe_dump(self.resolved(), sort_keys=False)
         out.write("resolved.yaml", lambda p: write_text(p, resolved))
@@ -195,7 +200,7 @@ class Experiment:
         if restored:
             echo(f"reusing {restored} of {plan.runs} runs from the results store {out.store.path}")
         try:
-            runner.run()
+            runner.run(executor)
         except KeyboardInterrupt:
             frame = runner.frame()
             partial = out.write("results.partial.csv", lambda p: frame.to_csv(p, index=False))
@@ -211,6 +216,34 @@ class Experiment:
             echo(f"wrote {out.path / rel}")
         return frame
 
+    def plot(self, out_dir: str | Path, *, echo: Callable[[str], None] = print) -> pd.DataFrame:
+        """Redraws the figures into ``out_dir`` from its results store, without
+        simulating: the rows of this experiment's runs that the store holds
+        (a run the store lacks is left out, and said so).  Returns those rows.
+
+        The folder must hold this experiment's results (same name); its tables
+        are left as they are.
+        """
+        if not (Path(out_dir) / MANIFEST).is_file():
+            raise ConfigError(
+                f"{out_dir} holds no results of experiment '{self.name}' (no {MANIFEST}); "
+                "run it first: tbdse run FILE -o FOLDER"
+            )
+        out = OutputFolder(out_dir, self.name, self.source, [], overwrite=False)
+        try:
+            runner = Runner(self.plan(), 1, False, "record", out.store)
+            frame = runner.frame()
+            missing = runner.plan.main_runs - len(frame)
+            if missing:
+                echo(f"{missing} of {runner.plan.main_runs} runs are not in the store; not drawn")
+            written = self._write_plots(frame, out)
+            out.finish([*out.files, *written], prune=False)
+        finally:
+            out.close()
+        for rel in written:
+            echo(f"wrote {out.path / rel}")
+        return frame
+
     def _write(self, frame: pd.DataFrame, out: OutputFolder) -> list[str]:
         written = ["resolved.yaml"]
         for fmt in self.tables:
@@ -220,6 +253,10 @@ class Experiment:
             else:
                 out.write(rel, lambda p: frame.to_csv(p, index=False))
             written.append(rel)
+        return written + self._write_plots(frame, out)
+
+    def _write_plots(self, frame: pd.DataFrame, out: OutputFolder) -> list[str]:
+        written: list[str] = []
         if self.plots:
             # Figures outside pyplot: no GUI backend needed, and the caller's
             # backend (a notebook's inline one) is left alone.

@@ -174,6 +174,13 @@ class Runner:
             (stored["_seed"] == np.array([self.plan.seed], dtype=np.uint64).view(np.int64)[0])
             & (stored["_build"] == build_id())
         ]
+        # A run that timed out is done only if it would time out again: this
+        # sweep's limit is no longer than the one it ran under.
+        limit = np.inf if self.timeout_s is None else self.timeout_s
+        retry = (stored["_status"] == TIMED_OUT) & ~(
+            stored["_timeout_s"].to_numpy(np.float64) >= limit
+        )
+        stored = stored[~retry]
         if stored.empty:
             return
         runs_of: dict[tuple[int, int], list[int]] = {}
@@ -194,9 +201,34 @@ class Runner:
         if runs:
             self._store(np.array(runs), values[rows], status[rows], [errors[k] for k in rows])
 
-    def run(self) -> None:
-        if self.done.any():  # a run that failed before, restored from a checkpoint, fails now
+    def finish_chunk(self, chunk: np.ndarray, res: Mapping[str, Any]) -> None:
+        """Takes a simulated chunk's columns: its rows, the store, its errors."""
+        if list(res["columns"]) != self.columns:
+            raise SimulationError("internal: result columns differ from the plan's")
+        self._store(chunk, res["metrics"], res["status"], res["errors"])
+        if self.store is not None:
+            self.store.write(
+                key_frame(
+                    self.plan.seed,
+                    self.hashes[chunk],
+                    self.plan.replicate_of[chunk],
+                    res,
+                    self.timeout_s,
+                )
+            )
+        self._check_errors(chunk, res["status"])
+
+    def run(self, executor: Any = None) -> None:
+        """Simulates every run not yet done: here, in chunks timed to honour
+        Ctrl-C promptly, or on a Dask cluster (``executor``, see
+        :mod:`tbdse.executors`)."""
+        if self.done.any():  # a run that failed before, restored from a store, fails now
             self._check_errors(np.nonzero(self.done)[0], self.status[self.done])
+        if executor is not None:
+            from tbdse.executors import run_distributed
+
+            run_distributed(self, executor)
+            return
         todo = np.nonzero(~self.done)[0]
         weights = self.plan.weights()[todo]
         budget = FIRST_CHUNK_WEIGHT  # adapted to CHUNK_SECONDS after each chunk
@@ -210,19 +242,10 @@ class Runner:
                 chunk = todo[pos : pos + take]
                 t0 = time.perf_counter()
                 res = self.core.run(chunk, self.threads, self.timeout_s or 0.0)
-                if list(res["columns"]) != self.columns:
-                    raise SimulationError("internal: result columns differ from the plan's")
-                self._store(chunk, res["metrics"], res["status"], res["errors"])
-                if self.store is not None:
-                    self.store.write(
-                        key_frame(
-                            self.plan.seed, self.hashes[chunk], self.plan.replicate_of[chunk], res
-                        )
-                    )
                 pos += take
                 elapsed = max(time.perf_counter() - t0, 1e-4)
                 budget = max(1.0, float(cum[take - 1]) / elapsed * CHUNK_SECONDS)
-                self._check_errors(chunk, res["status"])
+                self.finish_chunk(chunk, res)
                 bar = self._update_progress(bar, pos, len(todo), start, cum, take)
         finally:
             if bar is not None:
@@ -288,6 +311,7 @@ def sweep(
     checkpoint: str | Path | ResultsStore | None = None,
     store: str | Path | ResultsStore | None = None,
     timeout_s: float | None = None,
+    executor: Any = None,
 ) -> pd.DataFrame:
     """Simulate every combination and return one tidy row per run.
 
@@ -318,6 +342,9 @@ def sweep(
             limit).  A run past it is stopped and kept as a row with status
             ``timed_out`` (NaN metrics); the sweep goes on, also with
             ``on_error='raise'``.  Runs that finish are unaffected.
+        executor: run the chunks on a Dask cluster: a ``distributed.Client``
+            or a scheduler address (:mod:`tbdse.executors`); default: here,
+            with TBB on ``threads`` cores.  The rows are the same either way.
 
     Raises:
         ConfigError: bad input, before anything runs.
@@ -332,7 +359,7 @@ def sweep(
         plan, threads, progress, on_error, store if store is not None else checkpoint, timeout_s
     )
     try:
-        runner.run()
+        runner.run(executor)
     except KeyboardInterrupt:
         raise SweepInterrupted(
             runner.frame(),

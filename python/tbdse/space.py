@@ -41,7 +41,17 @@ from tbdse._params import suggest
 from tbdse._plan import _value_identity
 from tbdse.errors import ConfigError
 
-__all__ = ["METHODS", "Choice", "Float", "Int", "Param", "from_yaml", "sample", "unit_points"]
+__all__ = [
+    "METHODS",
+    "Choice",
+    "Float",
+    "Int",
+    "Param",
+    "checked",
+    "from_yaml",
+    "sample",
+    "unit_points",
+]
 
 METHODS = ("random", "lhs", "sobol")
 # Integers beyond 2**53 are not exact as floats, which is how values reach the core.
@@ -201,7 +211,9 @@ def _param(name: str, value: Any) -> Param:
     )
 
 
-def _checked(space: Any) -> dict[str, Param]:
+def checked(space: Any) -> dict[str, Param]:
+    """A design space given in Python (parameter -> Int / Float / Choice, or a
+    list of choices), every entry checked."""
     if not isinstance(space, Mapping):
         raise ConfigError(
             f"a design space maps parameter names to ranges or choices; got {excerpt(space)}"
@@ -343,7 +355,7 @@ def sample(
         then.  Dropping keeps the design's properties (a Latin hypercube stays
         one); ask for more points, or check ``len``, where the count matters.
     """
-    params = _checked(space)
+    params = checked(space)
     u = unit_points(n, len(params), method, seed)
     columns = [p.values(u[:, j]) for j, p in enumerate(params.values())]
     seen: set[tuple[Any, ...]] = set()

@@ -53,7 +53,7 @@ LEDGER = "ledger.jsonl"
 LOCK = "tbdse-store.lock"
 FORMAT = 1
 # Columns every stored row has besides the metrics.
-KEY_COLUMNS = ("_seed", "_hash", "_replicate", "_build", "_status", "_error")
+KEY_COLUMNS = ("_seed", "_hash", "_replicate", "_build", "_status", "_error", "_timeout_s")
 
 
 @functools.cache
@@ -287,9 +287,14 @@ class ResultsStore:
 
 
 def key_frame(
-    seed: int, hashes: np.ndarray, replicates: np.ndarray, res: Mapping[str, Any]
+    seed: int,
+    hashes: np.ndarray,
+    replicates: np.ndarray,
+    res: Mapping[str, Any],
+    timeout_s: float | None = None,
 ) -> pd.DataFrame:
-    """A chunk's rows as stored: key columns, status, error, then the metrics."""
+    """A chunk's rows as stored: key columns, status, error, the time limit
+    the runs had (inf: none), then the metrics."""
     frame = pd.DataFrame(res["metrics"], columns=list(res["columns"]))
     n = len(frame)
     head = pd.DataFrame(
@@ -300,6 +305,7 @@ def key_frame(
             "_build": [build_id()] * n,
             "_status": np.asarray(res["status"], dtype=np.int8),
             "_error": list(res["errors"]),
+            "_timeout_s": np.full(n, np.inf if timeout_s is None else float(timeout_s)),
         }
     )
     return pd.concat([head, frame], axis=1)
