@@ -371,11 +371,23 @@ def test_stg_standard_layout_wrapping(tmp_path: Path) -> None:
     [
         ("", "empty STG file"),
         ("3\n0 0 0\n1 2 1 0\n", "needs 5 task records"),
-        ("1\n0 0 0\n1 2 1 0\n2 0 3 1\n", "STG task 2 lists 3 predecessors, but only 1 more number(s)"),
+        (
+            "1\n0 0 0\n1 2 1 0\n2 0 3 1\n",
+            "STG task 2 lists 3 predecessors, but only 1 more number(s)",
+        ),
         ("1\n0 0 0\n1 2 1 7\n2 0 1 1\n", ":3: STG task 1 names predecessor 7; task ids run 0..2"),
-        ("1\n0 0 0\n2 2 1 0\n1 0 1 1\n", ":3: STG task id 2: ids must run 0..2 in order, so this record needs id 1"),
-        ("1\n0 0 0\n1 -2 1 0\n2 0 1 1\n", ":3: STG processing time: expected a whole number >= 0; got '-2'"),
-        ("1\n0 0 0\n1 x 1 0\n2 0 1 1\n", ":3: STG processing time: expected a whole number >= 0; got 'x'"),
+        (
+            "1\n0 0 0\n2 2 1 0\n1 0 1 1\n",
+            ":3: STG task id 2: ids must run 0..2 in order, so this record needs id 1",
+        ),
+        (
+            "1\n0 0 0\n1 -2 1 0\n2 0 1 1\n",
+            ":3: STG processing time: expected a whole number >= 0; got '-2'",
+        ),
+        (
+            "1\n0 0 0\n1 x 1 0\n2 0 1 1\n",
+            ":3: STG processing time: expected a whole number >= 0; got 'x'",
+        ),
         ("1 2 3\n", ":1: STG header: expected 'n' (standard layout) or 'n processors'"),
     ],
 )
