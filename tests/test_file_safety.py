@@ -234,9 +234,13 @@ def _start(*args: str) -> subprocess.Popen[str]:
     return child
 
 
-def _wait_for(path: Path) -> None:
+def _wait_for(path: Path, child: subprocess.Popen[str]) -> None:
+    """Waits until ``child`` has written ``path``; fails with its output if it stops first."""
     deadline = time.monotonic() + 60
     while not (path.exists() and path.stat().st_size > 0):
+        if child.poll() is not None:
+            out, err = child.communicate()
+            raise AssertionError(f"the child stopped ({child.returncode}): {out}{err}")
         assert time.monotonic() < deadline, f"{path} never appeared"
         time.sleep(0.02)
 
@@ -247,7 +251,7 @@ def test_a_second_run_into_the_same_folder_is_refused_naming_the_first(tmp_path:
     path = experiment_file(tmp_path)
     go = tmp_path / "go"
     first = _start("cli", str(out), str(path), str(go))
-    _wait_for(out / "store" / "ledger.jsonl")  # the first is writing its store
+    _wait_for(out / "store" / "ledger.jsonl", first)  # the first is writing its store
     second = _start("cli", str(out), str(path), str(go))
     _, err = second.communicate(timeout=120)
     go.touch()
@@ -265,7 +269,7 @@ def test_two_sweeps_on_one_store_lose_nothing(tmp_path: Path) -> None:
     store = tmp_path / "store"
     go = tmp_path / "go"
     first = _start("sweep", str(store), str(go))
-    _wait_for(store / "ledger.jsonl")
+    _wait_for(store / "ledger.jsonl", first)
     second = _start("sweep", str(store), str(go))
     out2, _ = second.communicate(timeout=120)
     go.touch()

@@ -11,6 +11,7 @@ import pandas as pd
 
 from tbdse import cost as cost_mod
 from tbdse._checks import whole
+from tbdse._dse_sections import parse_sample, parse_search
 from tbdse._inputs import excerpt, quoted
 from tbdse._outdir import LOCK, MANIFEST, STORE
 from tbdse._params import suggest
@@ -40,6 +41,8 @@ TOP_KEYS = (
     "schemes",
     "grid",
     "zip",
+    "sample",
+    "search",
     "baseline",
     "outputs",
 )
@@ -130,6 +133,26 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
             "zipped axes must all have the same number of values; got "
             + ", ".join(f"{k}: {len(v)}" for k, v in zipped.items()),
         )
+    if "sample" in data:
+        if zipped:
+            problems.add(("sample",), "give either 'zip' or 'sample' (its points are zipped axes)")
+        else:
+            zipped = parse_sample(problems, data["sample"], seed or 0)
+    search = parse_search(problems, data["search"]) if "search" in data else None
+    if "search" in data:
+        for key in ("grid", "zip", "sample"):
+            if key in data:
+                problems.add(
+                    (key,),
+                    f"'{key}' and 'search' exclude each other: a search chooses the points itself",
+                )
+        for one, many, got in (
+            ("gpu", "gpus", gpus),
+            ("workload", "workloads", workloads),
+            ("scheme", "schemes", schemes),
+        ):
+            if len(got) > 1:
+                problems.add((many,), f"a search runs one {one}; got {len(got)}")
     tables, plots = _outputs(problems, data.get("outputs"))
     for key in ("name", "description"):
         # str() of a list or mapping would pass silently into tables and file names.
@@ -154,6 +177,7 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
         on_error=on_error,
         expect_failures=expect_failures is True,
         timeout_s=timeout_s,
+        search=search,
         tables=tables,
         plots=plots,
         description=str(data.get("description", "")),
@@ -375,7 +399,7 @@ def _axes(
         try:
             if schemes and workloads:
                 resolve_key(name, spaces)
-            out[name] = axis_values(name, values)
+            out[name] = axis_values(name, values, distinct=key == "grid")  # zip: combinations
         except ConfigError as exc:
             problems.add((key, name), str(exc))
     return out
@@ -491,6 +515,9 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
         problems.add(("grid",) if exp.grid else (), str(exc))
         return
     preview = runner.preview()
+    if exp.search is not None:  # a search's table leads with its trial columns
+        preview.insert(0, "trial", 0)
+        preview.insert(1, "trial_state", "complete")
     outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, LOCK, STORE}
     files: dict[str, int] = {}
     for i, spec in enumerate(exp.plots):

@@ -143,6 +143,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     val = sub.add_parser("validate", help="check an experiment file without running it")
     val.add_argument("file")
+    for command in (run, val, plot):
+        command.add_argument(
+            "--input-root",
+            metavar="DIR",
+            help="refuse any input file the experiment names (graphs, task lists, ...) that "
+            "does not lie below DIR (an experiment file reads the paths it names, like code)",
+        )
     lst = sub.add_parser("list", help="list schemes, GPU presets, workload generators, ...")
     lst.add_argument("what", nargs="?", choices=LISTS, default="schemes")
     return parser
@@ -159,9 +166,9 @@ def _run(args: argparse.Namespace) -> int:
         from pathlib import Path
 
         source = args.file or str(Path(args.folder) / "resolved.yaml")
-        experiment.load(source).plot(args.folder)
+        experiment.load(source, input_root=args.input_root).plot(args.folder)
         return 0
-    exp = experiment.load(args.file)
+    exp = experiment.load(args.file, input_root=args.input_root)
     if args.command == "validate":
         print(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")
         return 0

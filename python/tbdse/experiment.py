@@ -32,6 +32,7 @@ import pandas as pd
 import yaml
 
 from tbdse import _inputs
+from tbdse._dse_sections import SearchSpec
 from tbdse._files import write_text
 from tbdse._outdir import MANIFEST, OutputFolder
 from tbdse._plan import Axes, Plan, build_plan, namespaces
@@ -85,11 +86,19 @@ class Experiment:
     description: str = ""
     source: str | None = None
     input_root: Path | None = None  # files the sweep reads must lie below it (tbdse._inputs)
+    search: SearchSpec | None = None  # an Optuna search instead of grid/zip (_dse_sections)
 
     def plan(self) -> Plan:
+        """The sweep's runs (for a search: one point of its space, which is how
+        the file is validated and its plots checked)."""
+        zipped = self.zip
+        if self.search is not None:
+            from tbdse import space
+
+            zipped = space.sample(self.search.space, 1, "random", seed=self.seed)
         # A swept workload parameter runs its generator again, which may read a file.
         with _inputs.input_root(self.input_root):
-            axes = Axes.build(self.grid, self.zip, namespaces(self.schemes, self.workloads))
+            axes = Axes.build(self.grid, zipped, namespaces(self.schemes, self.workloads))
             return build_plan(
                 self.workloads,
                 self.gpus,
@@ -130,6 +139,8 @@ class Experiment:
             out["grid"] = self.grid
         if self.zip:
             out["zip"] = self.zip
+        if self.search is not None:
+            out["search"] = self.search.given
         out["outputs"] = {
             "tables": self.tables,
             "plots": [
@@ -192,6 +203,33 @@ class Experiment:
     ) -> pd.DataFrame:
         resolved = yaml.safe_dump(self.resolved(), sort_keys=False)
         out.write("resolved.yaml", lambda p: write_text(p, resolved))
+        try:
+            if self.search is not None:
+                frame = self._search_rows(out, threads, progress, executor)
+            else:
+                frame = self._sweep_rows(out, threads, progress, echo, executor)
+        except SweepInterrupted as exc:
+            rows: pd.DataFrame = exc.results  # type: ignore[assignment]
+            partial = out.write("results.partial.csv", lambda p: rows.to_csv(p, index=False))
+            raise SweepInterrupted(
+                rows,
+                f"{exc}; finished runs are in the results store {out.store.path} (rerun to "
+                f"continue) and {partial}",
+            ) from None
+        written = self._write(frame, out)
+        out.finish(written)
+        for rel in written:
+            echo(f"wrote {out.path / rel}")
+        return frame
+
+    def _sweep_rows(
+        self,
+        out: OutputFolder,
+        threads: int | None,
+        progress: bool | None,
+        echo: Callable[[str], None],
+        executor: Any,
+    ) -> pd.DataFrame:
         plan = self.plan()
         runner = Runner(
             plan, threads or self.threads, progress, self.on_error, out.store, self.timeout_s
@@ -203,18 +241,36 @@ class Experiment:
             runner.run(executor)
         except KeyboardInterrupt:
             frame = runner.frame()
-            partial = out.write("results.partial.csv", lambda p: frame.to_csv(p, index=False))
             raise SweepInterrupted(
-                frame,
-                f"interrupted after {len(frame)} of {plan.main_runs} runs; finished runs are in "
-                f"the results store {out.store.path} (rerun to continue) and {partial}",
+                frame, f"interrupted after {len(frame)} of {plan.main_runs} runs"
             ) from None
-        frame = runner.frame()
-        written = self._write(frame, out)
-        out.finish(written)
-        for rel in written:
-            echo(f"wrote {out.path / rel}")
-        return frame
+        return runner.frame()
+
+    def _search_rows(
+        self, out: OutputFolder, threads: int | None, progress: bool | None, executor: Any
+    ) -> pd.DataFrame:
+        from tbdse.search import search
+
+        spec = self.search
+        assert spec is not None
+        return search(
+            self.workloads[0],
+            self.gpus[0],
+            self.schemes[0],
+            space=spec.space,
+            objectives=spec.objectives,
+            trials=spec.trials,
+            batch=spec.batch,
+            sampler=spec.sampler,
+            seed=self.seed if spec.seed is None else spec.seed,
+            baseline=self.baseline,
+            replicates=self.replicates,
+            threads=threads or self.threads,
+            progress=progress,
+            store=out.store,
+            executor=executor,
+            timeout_s=self.timeout_s,
+        )
 
     def plot(self, out_dir: str | Path, *, echo: Callable[[str], None] = print) -> pd.DataFrame:
         """Redraws the figures into ``out_dir`` from its results store, without
@@ -336,4 +392,6 @@ def from_dict(
 
 def count_runs(exp: Experiment) -> int:
     """Result rows the experiment will produce."""
+    if exp.search is not None:
+        return exp.search.trials * exp.replicates
     return exp.plan().main_runs

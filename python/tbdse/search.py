@@ -43,7 +43,7 @@ from tbdse.schemes import Scheme, as_scheme
 from tbdse.store import ResultsStore
 from tbdse.workloads.base import Workload
 
-__all__ = ["DIRECTIONS", "SAMPLERS", "search"]
+__all__ = ["DIRECTIONS", "SAMPLERS", "check_objectives", "search"]
 
 SAMPLERS = ("tpe", "nsga2", "random")
 DIRECTIONS = {"min": "minimize", "max": "maximize", "minimize": "minimize", "maximize": "maximize"}
@@ -59,7 +59,7 @@ def _optuna() -> Any:
     return optuna
 
 
-def _objectives(objectives: Any) -> dict[str, str]:
+def check_objectives(objectives: Any) -> dict[str, str]:
     """``{"speedup": "max", ...}`` (a name or list: minimised) as column -> Optuna direction."""
     if isinstance(objectives, str):
         objectives = [objectives]
@@ -209,7 +209,7 @@ def search(
         with ``trial`` (Optuna's trial number) and ``trial_state`` columns.
     """
     optuna = _optuna()
-    goals = _objectives(objectives)
+    goals = check_objectives(objectives)
     trials = whole(trials, "trials", 1, MAX_TRIALS)
     batch = whole(batch, "batch", 1, MAX_TRIALS)
     seed = whole(seed, "seed", 0, 2**63 - 1)
