@@ -20,9 +20,10 @@ std::int64_t physical_memory() {
   return pages > 0 && page > 0 ? std::int64_t{pages} * page : std::int64_t{1} << 34;
 }
 
-// The first number on the line of /proc/meminfo that starts with `key`, in bytes.
-std::int64_t meminfo(const std::string& key) {
-  std::ifstream in("/proc/meminfo");
+// The number (in kB) after `key` at the start of a line of a /proc file such
+// as /proc/meminfo or /proc/self/status, in bytes; -1 if absent.
+std::int64_t proc_kb(const char* file, const std::string& key) {
+  std::ifstream in(file);
   std::string line;
   while (std::getline(in, line))
     if (line.rfind(key, 0) == 0) {
@@ -41,20 +42,6 @@ std::int64_t cgroup_limit() {
   return -1;
 }
 
-// The number after `key` in /proc/self/status (kB), in bytes; -1 if absent.
-std::int64_t self_status(const std::string& key) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) {
-      std::istringstream fields(line.substr(key.size()));
-      std::int64_t kb = -1;
-      fields >> kb;
-      return kb >= 0 ? kb * 1024 : -1;
-    }
-  return -1;
-}
-
 // What a soft rlimit (ulimit -v: RLIMIT_AS, ulimit -d: RLIMIT_DATA) leaves
 // this process beyond what it already maps; -1 when there is no limit.
 std::int64_t rlimit_left(int resource, const char* usage_key) {
@@ -62,12 +49,12 @@ std::int64_t rlimit_left(int resource, const char* usage_key) {
   if (getrlimit(resource, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return -1;
   constexpr auto kMax = static_cast<rlim_t>(std::numeric_limits<std::int64_t>::max());
   const auto cap = static_cast<std::int64_t>(std::min<rlim_t>(lim.rlim_cur, kMax));
-  const std::int64_t used = self_status(usage_key);
+  const std::int64_t used = proc_kb("/proc/self/status", usage_key);
   return std::max<std::int64_t>(0, cap - std::max<std::int64_t>(0, used));
 }
 
 std::int64_t machine_memory() {
-  std::int64_t bytes = meminfo("MemAvailable:");
+  std::int64_t bytes = proc_kb("/proc/meminfo", "MemAvailable:");
   if (bytes <= 0) bytes = physical_memory();
   const std::int64_t limit = cgroup_limit();
   return limit > 0 && limit < bytes ? limit : bytes;
