@@ -80,21 +80,36 @@ class PySweep {
   std::size_t runs() const { return spec_.runs(); }
   std::vector<std::string> columns() const { return result_columns(spec_); }
 
-  py::array_t<std::uint64_t> validate(
+  // Hashes, or with `collect` (hashes, errors): errors[i] "" for a valid run,
+  // its message otherwise, and hashes[i] 0 where the run did not even
+  // resolve (check_sweep).
+  py::object validate(
       const std::optional<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>&
-          runs) const {
+          runs,
+      bool collect) const {
     std::vector<std::size_t> selected;
     if (runs) {
-      if (runs->size() == 0) return to_numpy(std::vector<std::uint64_t>{});
+      if (runs->size() == 0) {
+        py::array_t<std::uint64_t> none = to_numpy(std::vector<std::uint64_t>{});
+        if (!collect) return none;
+        return py::make_tuple(none, py::list());
+      }
       for (const std::int64_t i : to_vector(*runs)) {
         if (i < 0) throw ConfigError("sweep: negative run index");
         selected.push_back(static_cast<std::size_t>(i));
       }
     }
-    std::vector<std::uint64_t> hashes = interruptible([&](const std::atomic<bool>& cancel) {
-      return validate_sweep(spec_, 0, selected, &cancel);
+    if (!collect) {
+      std::vector<std::uint64_t> hashes = interruptible([&](const std::atomic<bool>& cancel) {
+        return validate_sweep(spec_, 0, selected, &cancel);
+      });
+      return to_numpy(std::move(hashes));
+    }
+    SweepValidation v = interruptible([&](const std::atomic<bool>& cancel) {
+      return check_sweep(spec_, 0, selected, &cancel);
     });
-    return to_numpy(std::move(hashes));
+    py::list errors = py::cast(v.errors);
+    return py::make_tuple(to_numpy(std::move(v.hashes)), errors);
   }
 
   py::dict run(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& runs,
@@ -162,9 +177,12 @@ void register_sweep(py::module_& m) {
            py::arg("replicate_of"), py::arg("overrides"), py::arg("seed"))
       .def_property_readonly("runs", &PySweep::runs)
       .def_property_readonly("columns", &PySweep::columns, "Metric columns of the results.")
-      .def("validate", &PySweep::validate, py::arg("runs") = py::none(),
+      .def("validate", &PySweep::validate, py::arg("runs") = py::none(), py::arg("collect") = false,
            "Resolve the given runs (default: all) and create their schemes without simulating; "
-           "ConfigError on the first bad one.  Returns each run's configuration hash.")
+           "ConfigError on the first bad one.  Returns each run's configuration hash.  With "
+           "collect=True nothing is raised for a bad run: returns (hashes, errors), errors[i] "
+           "'' for a valid run and its message for an invalid one (hash 0 if the run could not "
+           "even be resolved).")
       .def("run", &PySweep::run, py::arg("runs"), py::arg("threads") = 0,
            py::arg("timeout_s") = 0.0,
            "Simulate the given runs in parallel, one result row each, in that order; failures "

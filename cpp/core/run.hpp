@@ -49,6 +49,9 @@ struct Series {
 struct RunOutput {
   Cycle makespan = 0;           // cycles from start to the end of the run
   std::vector<double> metrics;  // the scheme's kind metrics, then its own stats (SchemeInfo order)
+  // Hardware storage the mechanism adds to the GPU, in bytes (the common
+  // metric storage_bytes): 0 for software schemes, +inf for unbounded buffers.
+  double storage_bytes = 0;
   std::optional<Timeline> timeline;  // TB engine, when recorded
   std::vector<Series> trace;         // sampled over time, when recorded (same length each)
   std::vector<Series> values;        // per-item results worth checking (e.g. BFS distances)

@@ -54,6 +54,11 @@ class Scheme {
   // tasks faster, e.g. Juggler's locality speed-up, returns < 1): the
   // critical-path bound is scaled by it.
   virtual double min_work_factor() const { return 1.0; }
+  // Hardware storage the mechanism adds to the GPU, in bytes, for the sizes
+  // this run resolved (the common metric storage_bytes; +inf for unbounded
+  // buffers).  0 for software schemes; each mechanism's formula and paper
+  // section are in its docs/models page.
+  virtual double storage_bytes() const { return 0.0; }
 };
 
 struct StatInfo {

@@ -64,6 +64,7 @@ void write_row(Eigen::MatrixXd& m, Eigen::Index row, const ResolvedRun& r, const
   const bool has_makespan = out.makespan >= 0;
   m(row, 0) = has_makespan ? static_cast<double>(out.makespan) : kNaN;
   m(row, 1) = has_makespan ? r.gpu.cycles_to_us(out.makespan) : kNaN;
+  m(row, 2) = out.storage_bytes;  // a property of the design, reported with or without a makespan
   for (std::size_t s = 0; s < metric_column.size(); ++s)
     m(row, static_cast<Eigen::Index>(metric_column[s])) = out.metrics[s];
 }
@@ -85,6 +86,9 @@ const std::vector<StatInfo>& common_metrics() {
   static const std::vector<StatInfo> list = {
       {"makespan_cycles", "cycles", "cycle at which the run ended (its last thread block or item)"},
       {"makespan_us", "us", "makespan in microseconds at the GPU clock"},
+      {"storage_bytes", "bytes",
+       "hardware storage the mechanism adds to the GPU, in bytes (0 for software schemes; inf "
+       "for unbounded buffers); formula and paper section per scheme in docs/models"},
   };
   return list;
 }
@@ -191,17 +195,16 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
   return r;
 }
 
-std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads,
-                                          const std::vector<std::size_t>& runs,
-                                          const std::atomic<bool>* cancel) {
+SweepValidation check_sweep(const SweepSpec& spec, int threads,
+                            const std::vector<std::size_t>& runs,
+                            const std::atomic<bool>* cancel) {
   spec.check_shape();
   const std::size_t n = runs.empty() ? spec.runs() : runs.size();
   for (const std::size_t i : runs)
     if (i >= spec.runs())
       throw ConfigError("sweep: run " + std::to_string(i) + " does not exist (" +
                         std::to_string(spec.runs()) + " runs)");
-  std::vector<std::uint64_t> hashes(n);
-  std::vector<std::string> errors(n);
+  SweepValidation out{std::vector<std::uint64_t>(n, 0), std::vector<std::string>(n)};
   tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const auto& range) {
@@ -211,17 +214,24 @@ std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads,
         try {
           const RunScope scope(RunControl{.cancel = cancel});  // a check that polls
           const ResolvedRun r = resolve_run(spec, i);
+          out.hashes[row] = r.config_hash;  // kept when only the check below fails
           r.scheme->check(r);
-          hashes[row] = r.config_hash;
         } catch (const ConfigError& e) {
-          errors[row] = describe_run(spec, i) + ": " + e.what();
+          out.errors[row] = describe_run(spec, i) + ": " + e.what();
         }
       }
     });
   });
-  for (const auto& e : errors)  // the first failing run, whatever the threads did
+  return out;
+}
+
+std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads,
+                                          const std::vector<std::size_t>& runs,
+                                          const std::atomic<bool>* cancel) {
+  SweepValidation v = check_sweep(spec, threads, runs, cancel);
+  for (const auto& e : v.errors)  // the first failing run, whatever the threads did
     if (!e.empty()) throw ConfigError(e);
-  return hashes;
+  return std::move(v.hashes);
 }
 
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {

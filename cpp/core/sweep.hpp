@@ -48,16 +48,21 @@ struct SweepSpec {
 ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run);
 
 // TIMED_OUT: the run passed SweepOptions::timeout_s and was stopped.
+// INFEASIBLE: the run's configuration failed validation (check_sweep) and was
+// never simulated; set by callers that record such runs as rows (the Python
+// runner with on_error='record'), never by run_sweep itself.
 enum class RunStatus : std::int8_t {
   OK = 0,
   CONFIG_ERROR = 1,
   DEADLOCK = 2,
   SIMULATION_ERROR = 3,
-  TIMED_OUT = 4
+  TIMED_OUT = 4,
+  INFEASIBLE = 5
 };
 
 // Metrics every run reports, whatever simulated it, before the schemes' kind
-// metrics and statistics: makespan_cycles and makespan_us.
+// metrics and statistics: makespan_cycles, makespan_us and storage_bytes
+// (RunOutput::storage_bytes).
 const std::vector<StatInfo>& common_metrics();
 
 struct SweepResult {
@@ -76,6 +81,21 @@ struct SweepResult {
 std::vector<std::uint64_t> validate_sweep(const SweepSpec& spec, int threads = 0,
                                           const std::vector<std::size_t>& runs = {},
                                           const std::atomic<bool>* cancel = nullptr);
+
+// validate_sweep without throwing for a bad run: errors[i] is "" for a valid
+// run and its ConfigError message, prefixed with describe_run, otherwise.
+// hashes[i] is the configuration hash whenever the run resolved (only the
+// scheme's check failed); 0 when resolving it failed (an override out of
+// range, a scheme that does not simulate the workload's kind), as no
+// configuration exists to hash then.  A malformed spec still throws, and
+// `cancel` still stops it with RunCancelled.
+struct SweepValidation {
+  std::vector<std::uint64_t> hashes;
+  std::vector<std::string> errors;
+};
+SweepValidation check_sweep(const SweepSpec& spec, int threads = 0,
+                            const std::vector<std::size_t>& runs = {},
+                            const std::atomic<bool>* cancel = nullptr);
 
 struct SweepOptions {
   int threads = 0;                // 0 = all cores

@@ -46,6 +46,7 @@ RunOutput simulate_task_graph(const ResolvedRun& r, const RunOptions& options) {
       static_cast<double>(e.events),
   };
   out.metrics.insert(out.metrics.end(), e.scheme_stats.begin(), e.scheme_stats.end());
+  out.storage_bytes = scheme->storage_bytes();
   out.timeline = std::move(e.timeline);
   out.values = std::move(e.values);
   return out;

@@ -67,12 +67,15 @@ SchemeInfo describe_scheme(std::string name, std::string summary, std::string pa
 // parameters P are documented by P::params(): it runs workloads of
 // `workload_kind`, reports `kind_metrics` then `stats`, and is given decoded
 // parameters to check one run (ConfigError when impossible) and simulate it.
+// `storage` gives the hardware storage the mechanism adds, in bytes
+// (RunOutput::storage_bytes; none = 0, a software scheme).
 template <class P>
 SchemeInfo describe_simulator(
     std::string name, std::string summary, std::string paper_ref, std::string workload_kind,
     std::vector<StatInfo> kind_metrics, std::vector<StatInfo> stats,
     std::function<void(const P&, const ResolvedRun&)> check,
-    std::function<RunOutput(const P&, const ResolvedRun&, const RunOptions&)> simulate) {
+    std::function<RunOutput(const P&, const ResolvedRun&, const RunOptions&)> simulate,
+    std::function<double(const P&, const ResolvedRun&)> storage = {}) {
   SchemeInfo info;
   info.params = P::params().infos();
   info.defaults = P::params().encode(P{});
@@ -84,10 +87,12 @@ SchemeInfo describe_simulator(
     return P::params().decode(r.scheme_values, owner);
   };
   info.check = [decode, check](const ResolvedRun& r) { check(decode(r), r); };
-  info.simulate = [decode, check, simulate](const ResolvedRun& r, const RunOptions& o) {
+  info.simulate = [decode, check, simulate, storage](const ResolvedRun& r, const RunOptions& o) {
     const P params = decode(r);
     check(params, r);
-    return simulate(params, r, o);
+    RunOutput out = simulate(params, r, o);
+    out.storage_bytes = storage ? storage(params, r) : 0.0;
+    return out;
   };
   info.name = std::move(name);
   info.summary = std::move(summary);

@@ -1,7 +1,7 @@
 """Type stubs of tbdse._core, the compiled simulator (private to tbdse)."""
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -228,7 +228,14 @@ class Sweep:
     def runs(self) -> int: ...
     @property
     def columns(self) -> list[str]: ...
-    def validate(self, runs: npt.ArrayLike | None = None) -> npt.NDArray[np.uint64]: ...
+    @overload
+    def validate(
+        self, runs: npt.ArrayLike | None = None, collect: Literal[False] = False
+    ) -> npt.NDArray[np.uint64]: ...
+    @overload
+    def validate(
+        self, runs: npt.ArrayLike | None = None, *, collect: Literal[True]
+    ) -> tuple[npt.NDArray[np.uint64], list[str]]: ...
     def run(
         self, runs: npt.ArrayLike, threads: int = 0, timeout_s: float = 0.0
     ) -> dict[str, Any]: ...

@@ -31,6 +31,7 @@ STATUS_NAMES = {
     2: "deadlock",
     3: "simulation_error",
     4: "timed_out",  # stopped at the sweep's timeout_s
+    5: "infeasible",  # failed validation with on_error='record': never simulated
 }
 # Workload size columns (workload.<name>): each is its own unit.
 SIZE_UNITS = ("tasks", "edges", "levels", "nodes", "items", "threads", "blocks")

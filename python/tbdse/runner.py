@@ -70,6 +70,7 @@ def _normalise(
 
 MAX_TIMEOUT_S = 1e7  # about four months: a larger limit is no limit
 TIMED_OUT = 4  # RunStatus::TIMED_OUT (cpp/core/sweep.hpp)
+INFEASIBLE = 5  # RunStatus::INFEASIBLE: failed validation, recorded, never simulated
 
 
 def check_timeout(value: Any) -> float | None:
@@ -115,7 +116,9 @@ class Runner:
         self.progress = progress
         self.on_error = on_error
         self.core = plan.core()
-        self.hashes = self._validate()  # every ConfigError before anything runs
+        # Every ConfigError before anything runs: raised, or (on_error='record')
+        # kept as the message of each infeasible run, by run index.
+        self.hashes, infeasible = self._validate()
         n = plan.runs
         self.columns: list[str] = list(self.core.columns)
         self.metrics = np.full((n, len(self.columns)), np.nan)
@@ -125,25 +128,54 @@ class Runner:
         self.store = store
         if store is not None:
             store.lock()  # released by close(); a second writer is told who holds it
-            try:
+        try:
+            if store is not None:
                 self._restore(store.rows())
-            except BaseException:
+            self._record_infeasible(infeasible)
+        except BaseException:
+            if store is not None:
                 store.unlock()
-                raise
+            raise
 
-    def _validate(self) -> np.ndarray:
+    def _record_infeasible(self, infeasible: Mapping[int, str]) -> None:
+        """Infeasible runs become rows, never simulated: status 'infeasible',
+        NaN metrics, stored like other rows unless the run did not even
+        resolve (hash 0 keys no configuration: kept in this table only)."""
+        runs = np.array([i for i in infeasible if not self.done[i]], dtype=np.int64)
+        for keyed in (True, False):
+            part = runs[(self.hashes[runs] != 0) == keyed]
+            if part.size:
+                metrics = np.full((part.size, len(self.columns)), np.nan)
+                status = np.full(part.size, INFEASIBLE, dtype=np.int8)
+                errors = [infeasible[int(i)] for i in part]
+                if keyed:
+                    res = {"columns": self.columns, "metrics": metrics, "status": status}
+                    self.finish_chunk(part, {**res, "errors": errors})
+                else:
+                    self._store(part, metrics, status, errors)
+
+    def _validate(self) -> tuple[np.ndarray, dict[int, str]]:
         """Every run's configuration hash, validated in chunks so that Ctrl-C
-        during a long validation is honoured within a chunk."""
+        during a long validation is honoured within a chunk; and, with
+        ``on_error='record'``, the message of each run that fails validation
+        (infeasible) instead of raising the first."""
         n = self.plan.runs
         weights = np.cumsum(self.plan.weights())
         hashes = np.empty(n, dtype=np.uint64)
+        infeasible: dict[int, str] = {}
         start = 0
         while start < n:
             limit = (weights[start - 1] if start else 0.0) + VALIDATE_CHUNK_WEIGHT
             stop = max(start + 1, int(np.searchsorted(weights, limit, side="right")))
-            hashes[start:stop] = self.core.validate(np.arange(start, stop))
+            if self.on_error == "record":
+                hashes[start:stop], errors = self.core.validate(
+                    np.arange(start, stop), collect=True
+                )
+                infeasible.update((start + k, e) for k, e in enumerate(errors) if e)
+            else:
+                hashes[start:stop] = self.core.validate(np.arange(start, stop))
             start = stop
-        return hashes
+        return hashes, infeasible
 
     def _store(
         self,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ class DataflowIdealScheme : public Scheme {
   void on_event(Engine& engine, const Event& event) override;
   void dispatch(Engine& engine) override;
   void write_stats(const Engine& engine, std::span<double> out) const override;
+  // Unlimited scheduler buffers: +inf, as Wireframe's dgb_bytes with unbounded
+  // buffers (docs/models/baselines.md, "Hardware storage").
+  double storage_bytes() const override { return std::numeric_limits<double>::infinity(); }
 
   static std::vector<StatInfo> stats();
 

@@ -100,6 +100,9 @@ class BlockMaestroScheme : public Scheme {
   std::string stuck_reason(const Engine& engine, TaskId t) const override;
   Cycle end_time(const Engine& engine) const override;
   void write_stats(const Engine& engine, std::span<double> out) const override;
+  // blockmaestro: the Dependency List and Parent Counter Buffers (§IV-C), as
+  // buffer_bytes; the other modes add no hardware (0).
+  double storage_bytes() const override;
 
   static std::vector<StatInfo> stats();
 

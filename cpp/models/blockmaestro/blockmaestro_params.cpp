@@ -112,6 +112,15 @@ std::vector<StatInfo> BlockMaestroScheme::stats() {
   };
 }
 
+double BlockMaestroScheme::storage_bytes() const {
+  if (!tb_level()) return 0.0;  // baseline, ideal_baseline, prelaunch: no added buffers
+  if (buffers_.list_entries() == kUnbounded || buffers_.counter_entries() == kUnbounded)
+    return std::numeric_limits<double>::infinity();
+  return blockmaestro::DependencyBuffers::storage_bytes(buffers_.list_entries(), children_per_entry_,
+                                                        buffers_.counter_entries(), counter_bits_,
+                                                        kernel_id_bits_);
+}
+
 void BlockMaestroScheme::write_stats(const Engine& engine, std::span<double> out) const {
   std::vector<double> s = stall_;
   const auto quantile = [&](double q) {
@@ -144,13 +153,7 @@ void BlockMaestroScheme::write_stats(const Engine& engine, std::span<double> out
   out[8] = quantile(0.75);
   out[9] = bm ? static_cast<double>(requests_) : kNaN;
   out[10] = bm && own > 0 ? static_cast<double>(requests_) / static_cast<double>(own) : kNaN;
-  const bool unbounded =
-      buffers_.list_entries() == kUnbounded || buffers_.counter_entries() == kUnbounded;
-  out[11] = !bm ? kNaN
-            : unbounded ? std::numeric_limits<double>::infinity()
-                        : blockmaestro::DependencyBuffers::storage_bytes(
-                              buffers_.list_entries(), children_per_entry_,
-                              buffers_.counter_entries(), counter_bits_, kernel_id_bits_);
+  out[11] = bm ? storage_bytes() : kNaN;
   out[12] = bm ? static_cast<double>(buffers_.list_peak()) : kNaN;
   out[13] = bm ? static_cast<double>(buffers_.counter_peak()) : kNaN;
   out[14] = bm ? static_cast<double>(entry_stalls_) : kNaN;

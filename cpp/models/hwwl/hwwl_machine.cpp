@@ -32,8 +32,37 @@ const std::vector<StatInfo>& HwwlMachine::stat_info() {
       {"hwwl_bytes", "bytes", "worklist storage per core: lanes x bank_entries x 24 bit"},
       {"pushed_ids", "ids", "ids pushed by threads (items = initial ids + pushed ids)"},
       {"peak_bank_ids", "ids", "most ids one bank partition held (reserved entries included)"},
+      {"sort_network_mm2", "mm2",
+       "area of the work redistribution units' sorting networks, 162 um^2 per core at 40 nm "
+       "(§V-B, lsorting); 0 without one (none, threshold), NaN where the paper sizes none "
+       "(gsorting, magic)"},
   };
   return list;
+}
+
+double HwwlMachine::storage_bytes(const HwwlParams& params, const GpuConfig& gpu) {
+  if (params.bank_entries == kUnbounded) return std::numeric_limits<double>::infinity();
+  const Shape shape = Shape::of(gpu);
+  // §III-B: a 24-bit work id per entry; §V-B: 16 lanes x 32 entries x 24 bit
+  // = 1536 B per core ("approximately 1.6 KB").  The WRU's greedy bits and
+  // sort network, the ICRN (one id in flight per port) and the HVU's address
+  // registers are logic the paper does not size in bytes; the overflow buffer
+  // is ordinary memory.
+  return static_cast<double>(shape.cores) * static_cast<double>(shape.lanes) *
+         static_cast<double>(params.bank_entries) * 3.0;
+}
+
+double HwwlMachine::sort_network_mm2(const HwwlParams& params, std::int32_t cores) {
+  constexpr double kSortNetworkMm2PerCore = 162e-6;  // §V-B: 162 um^2, TSMC 40 nm
+  switch (redistribution_from(params.redistribution)) {
+    case Redistribution::NONE:
+    case Redistribution::THRESHOLD: return 0.0;
+    case Redistribution::LSORTING:
+      return kSortNetworkMm2PerCore * static_cast<double>(cores);
+    case Redistribution::GSORTING:
+    case Redistribution::MAGIC: break;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 Cycle HwwlMachine::relaunch_cycles(const HwwlParams& params, const GpuConfig& gpu) {
@@ -326,7 +355,8 @@ std::vector<double> HwwlMachine::stats() const {
           occupancy_samples_ ? occupancy_sum_ / static_cast<double>(occupancy_samples_) : 0.0,
           bytes,
           static_cast<double>(pushed_),
-          static_cast<double>(peak_bank_)};
+          static_cast<double>(peak_bank_),
+          sort_network_mm2(p_, shape_.cores)};
 }
 
 void HwwlMachine::sample_more(std::vector<Series>& trace, bool first) {

@@ -29,6 +29,13 @@ class HwwlMachine final : public WarpMachine {
 
   static const std::vector<StatInfo>& stat_info();
   static Cycle relaunch_cycles(const HwwlParams& params, const GpuConfig& gpu);
+  // The hardware worklist's storage for the whole GPU (storage_bytes, §V-B):
+  // cores x lanes x bank_entries x 24-bit ids, +inf for unbounded banks.
+  static double storage_bytes(const HwwlParams& params, const GpuConfig& gpu);
+  // §V-B's area estimate of the WRU sorting network, 162 um^2 per core at
+  // 40 nm, for lsorting; 0 for none and threshold (no sorting network); NaN
+  // for gsorting and magic (the paper sizes no such unit).
+  static double sort_network_mm2(const HwwlParams& params, std::int32_t cores);
 
  private:
   enum Kind : std::int32_t { WARP_STEP = 1, TICK, TRANSFER, ARRIVE, LOAD_DONE, STORE_DONE, RELAUNCH };

@@ -84,7 +84,8 @@ void register_hwwl_schemes(SchemeRegistry& registry) {
       [](const HwwlParams& p, const ResolvedRun& r, const RunOptions& o) {
         HwwlMachine machine(p, problem_of(r), r.gpu, r, o.record);
         return machine.run("hwwl", p.check_results, o.values);
-      }));
+      },
+      [](const HwwlParams& p, const ResolvedRun& r) { return HwwlMachine::storage_bytes(p, r.gpu); }));
   registry.add(software<SoftwareMachine::Mode::TOPOLOGY>(
       "topology",
       "topology-driven software baseline: a kernel per super-step over every node, active "

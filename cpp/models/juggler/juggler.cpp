@@ -277,6 +277,9 @@ void JugglerScheme::write_stats(const Engine& engine, std::span<double> out) con
       static_cast<double>(wide),
       static_cast<double>(host),
       static_cast<double>(end + host),
+      // §5.2: queues[] holds nWTB x QUEUE_LENGTH task indices, QUEUE_LENGTH =
+      // the task count; IQS[] and queueEndIndex[] one int per worker.
+      nw * (4.0 * n + 8.0),
   };
   std::copy(std::begin(values), std::end(values), out.begin());
 }

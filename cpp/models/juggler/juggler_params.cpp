@@ -90,6 +90,10 @@ std::vector<StatInfo> juggler_stats() {
       {"host_overhead_cycles", "cycles",
        "host-side inspection and CSR building, and the graph's transfer to the GPU"},
       {"makespan_with_host_cycles", "cycles", "kernel time plus host_overhead_cycles"},
+      {"runtime_queue_bytes", "bytes",
+       "global memory of the runtime's queues (software, not added hardware: storage_bytes is "
+       "0): queues[] of workers x tasks 4-byte task ids plus IQS[] and queueEndIndex[], 4 B "
+       "per worker each (§5.2, Listing 6)"},
   };
 }
 

@@ -3,6 +3,7 @@
 #include "models/registry.hpp"
 #include "models/vgiw/machines.hpp"
 #include "models/vgiw/run_size.hpp"
+#include "models/vgiw/storage.hpp"
 
 namespace tbdse {
 
@@ -36,7 +37,8 @@ void register_vgiw_schemes(SchemeRegistry& registry) {
       [](const vgiw::SgmfParams&, const ResolvedRun& r) { vgiw::check_run_size(kernel_of(r)); },
       [](const vgiw::SgmfParams& p, const ResolvedRun& r, const RunOptions& o) {
         return vgiw::run_sgmf(p, kernel_of(r), r, o.values);
-      }));
+      },
+      [](const vgiw::SgmfParams& p, const ResolvedRun&) { return vgiw::sgmf_storage_bytes(p); }));
   registry.add(describe_simulator<vgiw::VgiwParams>(
       "vgiw",
       "control-flow coalescing: the smallest block id with waiting threads runs its whole "
@@ -48,7 +50,8 @@ void register_vgiw_schemes(SchemeRegistry& registry) {
       },
       [](const vgiw::VgiwParams& p, const ResolvedRun& r, const RunOptions& o) {
         return vgiw::run_vgiw(p, kernel_of(r), r, o.values);
-      }));
+      },
+      [](const vgiw::VgiwParams& p, const ResolvedRun&) { return vgiw::vgiw_storage_bytes(p); }));
 }
 
 }  // namespace tbdse

@@ -300,7 +300,9 @@ void WireframeScheme::write_stats(const Engine& engine, std::span<double> out) c
   out[7] = static_cast<double>(requests_);
   out[8] = own > 0 ? static_cast<double>(requests_) / static_cast<double>(own)
                    : std::numeric_limits<double>::quiet_NaN();
-  out[9] = storage_bytes(dgb_.sizes(), node_entry_bytes_);
+  out[9] = storage_bytes();
 }
+
+double WireframeScheme::storage_bytes() const { return storage_bytes(dgb_.sizes(), node_entry_bytes_); }
 
 }  // namespace tbdse

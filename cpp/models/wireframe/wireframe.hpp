@@ -70,6 +70,8 @@ class WireframeScheme : public Scheme {
   std::string stuck_reason(const Engine& engine, TaskId t) const override;
   std::string deadlock_cause(const Engine& engine) const override;
   void write_stats(const Engine& engine, std::span<double> out) const override;
+  // The DGB, as dgb_bytes (§5.4): the storage_bytes metric.
+  double storage_bytes() const override;
 
   static std::vector<StatInfo> stats();
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/errors.hpp"
 #include "core/generators.hpp"
@@ -309,6 +310,38 @@ TEST_CASE("LVL keeps the running levels within the bound and reaches it, LRR run
   // They finish every task and report their storage: 128/512/64/16 and 512/2048/64/16 entries.
   CHECK(res.metrics(0, col("dgb_bytes")) == 128 * 8 + 512 * 2 + 64 * 4 + 16 * 8);
   CHECK(res.metrics(1, col("dgb_bytes")) == 512 * 8 + 2048 * 2 + 64 * 4 + 16 * 8);
+  // The common storage_bytes column (third, after the makespans) is the DGB.
+  CHECK(res.columns[2] == "storage_bytes");
+  for (Eigen::Index row = 0; row < 3; ++row)
+    CHECK(res.metrics(row, 2) == res.metrics(row, col("dgb_bytes")));
+}
+
+TEST_CASE("check_sweep collects each run's error; validate_sweep throws the first") {
+  // node_buffer 4 is smaller than a 16-node chunk: refused by the check, after
+  // the run resolved (its hash is known); gpu.sms 0 does not even resolve (0).
+  SweepSpec spec = spec_for(make_wavefront(3, 3), gpu(10),
+                            {{"wireframe", {{"node_buffer", 4}}}, {"wireframe", {}}});
+  spec.workload_of = {0, 0, 0};
+  spec.gpu_of = {0, 0, 0};
+  spec.cost_of = {0, 0, 0};
+  spec.replicate_of = {0, 0, 0};
+  spec.scheme_of = {0, 1, 1};
+  const double keep = std::numeric_limits<double>::quiet_NaN();
+  spec.overrides = {ParamOverride{ParamOverride::Target::GPU, "sms", {keep, keep, 0}}};
+  const SweepValidation v = check_sweep(spec);
+  REQUIRE(v.errors.size() == 3);
+  CHECK(v.errors[0].find("run 0: scheme 'wireframe'") == 0);
+  CHECK(v.errors[0].find("smaller than one chunk") != std::string::npos);
+  CHECK(v.hashes[0] != 0);
+  CHECK(v.errors[1].empty());
+  CHECK(v.hashes[1] == validate_sweep(spec, 0, {1}).at(0));
+  CHECK(v.errors[2].find("gpu.sms=0") != std::string::npos);
+  CHECK(v.hashes[2] == 0);
+  const SweepValidation some = check_sweep(spec, 1, {2, 1});
+  CHECK(some.errors[0] == v.errors[2]);
+  CHECK(some.errors[1].empty());
+  CHECK_THROWS_WITH_AS(validate_sweep(spec), doctest::Contains("smaller than one chunk"),
+                       ConfigError);
 }
 
 TEST_CASE("DGB storage by the paper's formula: 2304 bytes for 128 / 512 / 32") {
