@@ -27,6 +27,7 @@ trials and rows.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,10 @@ MAX_TRIALS = 1_000_000
 
 def _optuna() -> Any:
     try:
-        import optuna
+        with warnings.catch_warnings():
+            # Optuna imports tqdm.auto, which warns in a notebook without ipywidgets.
+            warnings.filterwarnings("ignore", message="IProgress not found")
+            import optuna
     except ImportError:
         raise ConfigError("search needs Optuna: pip install optuna") from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
