@@ -51,20 +51,76 @@ def new_token() -> str:
     return secrets.token_hex(8)
 
 
+MAX_RECORD_BYTES = 256 << 20  # a manifest, ledger or store description larger is not tbdse's
+
+
+def _open_regular(path: Path) -> int | None:
+    """A read descriptor of the regular file at ``path``, opened without
+    following a link and without blocking (a FIFO never blocks); None for a
+    missing file, a link, a folder, a device or a FIFO, or a name the system
+    refuses (NUL, too long)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
 def sha256_file(path: Path) -> str | None:
     """SHA-256 of a regular file's contents, read without following a link;
     None when ``path`` is missing, a link or not a regular file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+    fd = _open_regular(path)
+    if fd is None:
         return None
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            return None
         digest = hashlib.sha256()
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def read_record(path: Path, what: str) -> str | None:
+    """The text of one of tbdse's small record files (a manifest, a ledger, a
+    store's description): None when there is none; a ConfigError when it is
+    not a regular file (a link, a FIFO, a folder), too large or not text."""
+    if not (path.is_symlink() or path.exists()):
+        return None
+    fd = _open_regular(path)
+    if fd is None:
+        raise ConfigError(
+            f"{path} is not a regular file; tbdse keeps its {what} under that name: move it "
+            "away, or choose another folder"
+        )
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise ConfigError(f"{path} is larger than any {what} tbdse writes; it is not tbdse's")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not text, so it is not the {what} tbdse wrote") from None
+
+
+def parse_json(text: str) -> object:
+    """JSON from one of tbdse's records; None for anything that is not valid
+    (nesting too deep included)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def require_plain_path(folder: Path, relative: str, what: str) -> Path:
+    """``folder / relative``, refused when any part below ``folder`` is a
+    symbolic link (tbdse never follows a link inside its folders)."""
+    path = folder
+    for part in Path(relative).parts:
+        path = path / part
+        require_no_link(path, what)
+    return path
 
 
 def require_no_link(path: Path, what: str) -> None:
@@ -153,8 +209,10 @@ class FolderLock:
     def __init__(self, folder: Path, name: str, what: str) -> None:
         self.path = folder / name
         require_no_link(self.path, what)
+        self.created = not self.path.exists()  # made now: a refused run may remove it again
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            fd = os.open(self.path, flags, 0o644)
         except OSError as exc:
             raise os_problem(self.path, f"lock {what} with", exc) from None
         try:
@@ -166,6 +224,12 @@ class FolderLock:
                 raise ConfigError(self._in_use(fd, folder, what)) from None
             except OSError:
                 pass  # no flock on this file system: run unlocked (documented)
+            if not self._still_named(fd):
+                # The holder removed the file as it let go (a store destroyed):
+                # this lock is on a file nobody else will open.
+                raise ConfigError(
+                    f"{folder} ({what}) was being removed by another tbdse run; try again"
+                )
             if _holder(fd) is None:
                 raise ConfigError(
                     f"{self.path} is not a lock file tbdse wrote; tbdse keeps its lock for the "
@@ -185,6 +249,15 @@ class FolderLock:
             raise
         self._fd: int | None = fd
 
+    def _still_named(self, fd: int) -> bool:
+        """The locked file is still the one at the lock's path."""
+        try:
+            now = os.stat(self.path, follow_symlinks=False)
+        except OSError:
+            return False
+        mine = os.fstat(fd)
+        return (now.st_dev, now.st_ino) == (mine.st_dev, mine.st_ino)
+
     @staticmethod
     def _in_use(fd: int, folder: Path, what: str) -> str:
         holder = _holder(fd) or {}
@@ -199,10 +272,15 @@ class FolderLock:
             "or use another folder"
         )
 
-    def release(self) -> None:
+    def release(self, *, unlink: bool = False) -> None:
+        """Drops the lock; ``unlink`` removes the lock file first, while it is
+        still held, so no other process can be holding the removed file."""
         if self._fd is not None:
             with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, 0)  # nobody holds it now
+                if unlink:
+                    self.path.unlink()
+                else:
+                    os.ftruncate(self._fd, 0)  # nobody holds it now
             os.close(self._fd)  # closing drops the flock
             self._fd = None
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tbdse._files import (
@@ -30,7 +30,10 @@ from tbdse._files import (
     atomic_write,
     new_token,
     os_problem,
+    parse_json,
+    read_record,
     require_no_link,
+    require_plain_path,
     sha256_file,
     unlink_if_unchanged,
     write_text,
@@ -61,19 +64,36 @@ class OutputFolder:
         outputs: Iterable[str],
         *,
         overwrite: bool,
+        any_source: bool = False,
     ) -> None:
+        """``any_source``: the folder's experiment may come from another file
+        of the same name (redrawing figures from resolved.yaml)."""
         if not str(path).strip():
             raise ConfigError("the output folder must be named (-o DIR); got an empty path")
         self.path = Path(path)
         self.name = name
         self.source = source
-        self._prepare_folder()
+        self._any_source = any_source
+        created = self._prepare_folder()
         self._lock = FolderLock(self.path, LOCK, "output folder")
         try:
             self._claim(outputs, overwrite)
         except BaseException:
-            self._lock.release()
+            self._release_refused(created)
             raise
+
+    def _release_refused(self, created: list[Path]) -> None:
+        """A refused claim leaves the folder as it found it: the lock file (made
+        now) and the folders made for this run go again, when they are empty."""
+        if self._lock.created:
+            self._lock.release(unlink=True)
+        else:
+            self._lock.release()
+        for folder in created:
+            try:
+                folder.rmdir()
+            except OSError:
+                break
 
     def _claim(self, outputs: Iterable[str], overwrite: bool) -> None:
         self._clear_manifest_temporaries()
@@ -83,11 +103,14 @@ class OutputFolder:
             self._settle(entry)
         self._check_unchanged()
         owner = previous.get("experiment") if previous else None
-        if previous is not None and owner != self.name and not overwrite:
+        other = previous is not None and (owner != self.name or self._other_source(previous))
+        if previous is not None and other and not overwrite:
             origin = f" (from {previous['source']})" if previous.get("source") else ""
+            mine = f" from {self.source}" if self.source else ""
             raise ConfigError(
-                f"{self.path} holds the results of experiment '{owner}'{origin}, not "
-                f"'{self.name}'; choose another output folder, or pass --overwrite to replace them"
+                f"{self.path} holds the results of experiment '{owner}'{origin}, not of "
+                f"'{self.name}'{mine}; choose another output folder, or pass --overwrite to "
+                "replace them"
             )
         foreign = self._foreign_outputs(outputs)
         if foreign:
@@ -99,34 +122,47 @@ class OutputFolder:
         self.pending: list[dict[str, str]] = []
         store_path = self.path / STORE
         require_no_link(store_path, "results store")
-        if owner is not None and owner != self.name:  # --overwrite: the other experiment's
+        if other:  # --overwrite: the other experiment's files, all checked before any goes
+            old_store = ResultsStore(store_path) if store_path.is_dir() else None
+            if old_store is not None:
+                old_store.require_destroyable()
             self._remove(list(self.files))
-            if store_path.is_dir():
-                ResultsStore(store_path).destroy()
+            if old_store is not None:
+                old_store.destroy()
             self.files = {}
         self._write_manifest(complete=False)
         self.store = ResultsStore(store_path)
 
     # -- set-up ---------------------------------------------------------------------
-    def _prepare_folder(self) -> None:
+    def _prepare_folder(self) -> list[Path]:
+        """Makes the folder; returns the folders it made, deepest first."""
         for parent in [self.path, *self.path.parents]:
             if parent.exists() and not parent.is_dir():
                 where = "is" if parent == self.path else f"is under {parent}, which is"
                 raise ConfigError(f"output folder {self.path} {where} a file, not a folder")
+        created = [p for p in [self.path, *self.path.parents] if not p.exists()]
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise os_problem(self.path, "create output folder", exc) from None
+        return created
+
+    def _other_source(self, previous: dict[str, Any]) -> bool:
+        """The folder's experiment has this name but came from another file."""
+        theirs, mine = previous.get("source"), self.source
+        if not theirs or not mine or self._any_source:
+            return False
+        try:
+            return Path(theirs).resolve() != Path(mine).resolve()
+        except (OSError, ValueError):
+            return True
 
     def _read_manifest(self) -> dict[str, Any] | None:
         file = self.path / MANIFEST
-        require_no_link(file, "manifest")
-        if not file.exists():
+        text = read_record(file, "manifest")
+        if text is None:
             return None
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            data = None
+        data = parse_json(text)
         if isinstance(data, dict) and isinstance(data.get("files"), list):
             raise ConfigError(
                 f"{file} was written by an older tbdse, which did not record what its files "
@@ -155,7 +191,7 @@ class OutputFolder:
         changed = [
             rel
             for rel, digest in self.files.items()
-            if _exists(self.path / rel) and sha256_file(self.path / rel) != digest
+            if _exists(self._plain(rel)) and sha256_file(self._plain(rel)) != digest
         ]
         if changed:
             raise ConfigError(
@@ -184,17 +220,17 @@ class OutputFolder:
         """A write a kill interrupted: if its file took the new content, that is
         now the file's record; its temporary (tbdse's, announced) is removed."""
         digest = entry.get("sha256")
-        if digest is not None and sha256_file(self.path / entry["file"]) == digest:
+        if digest is not None and sha256_file(self._plain(entry["file"])) == digest:
             self.files[entry["file"]] = digest
-        tmp = self.path / entry["tmp"]
-        if tmp.is_file() and not tmp.is_symlink():
+        tmp = self._plain(entry["tmp"])
+        if tmp.is_file():
             tmp.unlink()
 
     def _remove(self, files: Iterable[str]) -> None:
         for rel in files:
             digest = self.files.pop(rel, None)
             if digest is not None:
-                unlink_if_unchanged(self.path / rel, digest)
+                unlink_if_unchanged(self._plain(rel), digest)
 
     def _write_manifest(self, *, complete: bool) -> None:
         data = {
@@ -213,12 +249,12 @@ class OutputFolder:
     def write(self, relative: str, write: Callable[[Path], None]) -> Path:
         """Writes output ``relative`` atomically through ``write(path)`` and
         records it with its content's hash."""
-        path = self.path / relative
+        path = self._plain(relative)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise os_problem(path.parent, "create folder", exc) from None
-        require_no_link(path, "outputs")
+        path = self._plain(relative)  # no link made meanwhile either
         if path.is_dir():
             raise ConfigError(f"cannot write {path}: a folder of that name is in the way")
         if _exists(path) and relative not in self.files:
@@ -229,6 +265,13 @@ class OutputFolder:
         self._write_manifest(complete=False)  # a kill now leaves a temporary known as tbdse's
 
         def announce(digest: str) -> None:  # a kill after the rename still proves the file
+            # What is there now must still be what tbdse wrote (or nothing):
+            # a file edited while the run went on is not replaced.
+            if _exists(path) and sha256_file(path) != self.files.get(relative):
+                raise ConfigError(
+                    f"cannot write {path}: it changed while this run went on (tbdse replaces "
+                    "only files it can prove it wrote); move it away and run again"
+                )
             entry["sha256"] = digest
             self._write_manifest(complete=False)
 
@@ -237,6 +280,9 @@ class OutputFolder:
         self.pending.remove(entry)
         self._write_manifest(complete=False)
         return path
+
+    def _plain(self, relative: str) -> Path:
+        return require_plain_path(self.path, relative, "outputs")
 
     def finish(self, written: Iterable[str], *, prune: bool = True) -> None:
         """Records the outputs of a complete run and (``prune``) removes those of
@@ -276,6 +322,15 @@ def _pending_entry(folder: Path, entry: object) -> bool:
 
 
 def _inside(folder: Path, relative: str) -> bool:
-    """``relative`` names something inside ``folder`` (no absolute path, no '..')."""
-    rel = Path(relative)
-    return bool(relative) and not rel.is_absolute() and ".." not in rel.parts
+    """``relative`` names a file inside ``folder`` as tbdse writes names: in
+    normal form, no absolute path, no '.' or '..', no NUL, not too long."""
+    rel = PurePosixPath(relative)
+    return (
+        bool(relative)
+        and "\0" not in relative
+        and len(relative) < 1024
+        and all(0 < len(part) < 256 for part in rel.parts)
+        and not rel.is_absolute()
+        and rel.as_posix() == relative
+        and not {".", ".."} & set(relative.split("/"))
+    )

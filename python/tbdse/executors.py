@@ -14,9 +14,10 @@ configuration, not by where or in which chunk it ran.
 
 Deployment: one worker process per machine, with one Dask thread
 (``dask worker ADDRESS --nthreads 1``), lets each chunk use every core of its
-machine through TBB (the sweep's ``threads`` sets TBB's threads per chunk; 0
-or None = all cores).  On SLURM/PBS clusters start the workers with
-dask-jobqueue (docs/search.md, "Beyond one machine").
+machine through TBB (the sweep's ``threads`` sets TBB's threads per chunk;
+None, the default = all cores of the worker's machine).  On SLURM/PBS
+clusters start the workers with dask-jobqueue (docs/search.md, "Running on a
+Dask cluster").
 """
 
 from __future__ import annotations

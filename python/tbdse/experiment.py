@@ -285,7 +285,7 @@ class Experiment:
                 f"{out_dir} holds no results of experiment '{self.name}' (no {MANIFEST}); "
                 "run it first: tbdse run FILE -o FOLDER"
             )
-        out = OutputFolder(out_dir, self.name, self.source, [], overwrite=False)
+        out = OutputFolder(out_dir, self.name, self.source, [], overwrite=False, any_source=True)
         try:
             runner = Runner(self.plan(), 1, False, "record", out.store)
             frame = runner.frame()

@@ -126,15 +126,17 @@ class Runner:
         self.errors = [""] * n
         self.done = np.zeros(n, dtype=bool)
         self.store = store
+        # Released by close(), unless the caller held it already (a search
+        # holds its store across batches); a second writer is told who holds it.
+        self._owns_lock = store is not None and not store.locked
         if store is not None:
-            store.lock()  # released by close(); a second writer is told who holds it
+            store.lock()
         try:
             if store is not None:
                 self._restore(store.rows())
             self._record_infeasible(infeasible)
         except BaseException:
-            if store is not None:
-                store.unlock()
+            self.close()
             raise
 
     def _record_infeasible(self, infeasible: Mapping[int, str]) -> None:
@@ -191,8 +193,8 @@ class Runner:
         self.done[runs] = True
 
     def close(self) -> None:
-        """Releases the results store for other sweeps."""
-        if self.store is not None:
+        """Releases the results store for other sweeps (if this runner took it)."""
+        if self.store is not None and self._owns_lock:
             self.store.unlock()
 
     def _restore(self, stored: pd.DataFrame) -> None:

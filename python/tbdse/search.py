@@ -237,6 +237,9 @@ def search(
         )
     if store is not None and not isinstance(store, ResultsStore):
         store = ResultsStore(store)
+    took_store = store is not None and not store.locked
+    if store is not None:
+        store.lock()  # held for the whole search, not batch by batch
     evaluator = _Evaluator(
         workloads,
         gpus,
@@ -265,6 +268,9 @@ def search(
         raise SweepInterrupted(
             _table(frames), f"search interrupted after {done} of {trials} trials (see .results)"
         ) from None
+    finally:
+        if took_store:
+            store.unlock()  # type: ignore[union-attr]
     return _table(frames)
 
 

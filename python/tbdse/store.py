@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,8 @@ from tbdse._files import (
     atomic_write,
     new_token,
     os_problem,
+    parse_json,
+    read_record,
     require_no_link,
     sha256_file,
     unlink_if_unchanged,
@@ -53,6 +56,19 @@ LEDGER = "ledger.jsonl"
 LOCK = "tbdse-store.lock"
 FORMAT = 1
 # Columns every stored row has besides the metrics.
+# The names tbdse gives chunks and their temporaries: nothing else is read or deleted.
+_CHUNK = re.compile(r"chunk-[0-9a-f]{16}\.parquet")
+_PENDING = re.compile(r"\.chunk-[0-9a-f]{16}\.parquet\.tmp")
+# dtype kinds of the key columns as tbdse writes them (i: int, f: float, O: text)
+_KEY_KINDS = {
+    "_seed": "iu",
+    "_hash": "iu",
+    "_replicate": "iu",
+    "_status": "iu",
+    "_timeout_s": "f",
+    "_build": "OSU",
+    "_error": "OSU",
+}
 KEY_COLUMNS = ("_seed", "_hash", "_replicate", "_build", "_status", "_error", "_timeout_s")
 
 
@@ -89,7 +105,7 @@ class ResultsStore:
         self._lock: FolderLock | None = None
         meta = self.path / STORE_FILE
         require_no_link(meta, "results store")
-        if meta.exists():
+        if meta.is_symlink() or meta.exists():
             self._check_meta(meta)
         else:
             self._refuse_foreign()
@@ -102,10 +118,7 @@ class ResultsStore:
     # -- what the folder is -------------------------------------------------------------
     @staticmethod
     def _check_meta(meta: Path) -> None:
-        try:
-            data = json.loads(meta.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            data = None
+        data = parse_json(read_record(meta, "results store description") or "")
         if not isinstance(data, dict) or data.get("kind") != "results-store":
             raise ConfigError(
                 f"{meta} is not a tbdse results store's description; this folder is not a "
@@ -134,46 +147,51 @@ class ResultsStore:
 
     # -- the ledger ---------------------------------------------------------------------
     def _entries(self) -> Iterator[dict[str, Any]]:
-        ledger = self.path / LEDGER
-        require_no_link(ledger, "results store")
-        try:
-            text = ledger.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"cannot read {ledger}: {exc}") from None
+        """The ledger's entries; a line torn by a kill (or not an entry) is skipped."""
+        text = read_record(self.path / LEDGER, "results store ledger") or ""
         for line in text.splitlines():
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line torn by a kill: its chunk was never renamed into place
+            entry = parse_json(line)
             if isinstance(entry, dict):
                 yield entry
 
     def _ledger_is_ours(self) -> bool:
-        """Every complete line of the ledger is an entry tbdse writes."""
-        ledger = self.path / LEDGER
-        if not ledger.is_file() or ledger.is_symlink():
+        """Every line of the ledger is an entry tbdse writes (or one torn by a kill)."""
+        try:
+            text = read_record(self.path / LEDGER, "results store ledger")
+        except ConfigError:
             return False
-        lines = ledger.read_text(encoding="utf-8", errors="replace").splitlines()
-        for line in lines:
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                if line.startswith('{"'):
-                    continue  # torn by a kill
-                return False
-            if not isinstance(entry, dict) or not ({"pending"} <= entry.keys() or "file" in entry):
+        for line in (text or "").splitlines():
+            entry = parse_json(line)
+            if entry is None and line.startswith('{"'):
+                continue  # torn by a kill
+            if not isinstance(entry, dict) or not (
+                _PENDING.fullmatch(str(entry.get("pending", "")))
+                or _CHUNK.fullmatch(str(entry.get("file", "")))
+            ):
                 return False
         return True
 
+    def _pending(self) -> list[Path]:
+        """Temporaries the ledger announced (names tbdse gives them, nothing else)."""
+        names = (e.get("pending") for e in self._entries())
+        return [self.path / n for n in names if isinstance(n, str) and _PENDING.fullmatch(n)]
+
     def _chunks(self) -> dict[str, str]:
-        """Chunk file name -> SHA-256, as the ledger records them."""
-        return {
-            e["file"]: e["sha256"]
-            for e in self._entries()
-            if isinstance(e.get("file"), str) and isinstance(e.get("sha256"), str)
-        }
+        """Chunk file name -> SHA-256, as the ledger records them.  Only names
+        tbdse gives chunks count: an entry naming anything else (another
+        folder, '..', an absolute path) is not tbdse's and is refused."""
+        chunks = {}
+        for e in self._entries():
+            name, digest = e.get("file"), e.get("sha256")
+            if name is None:
+                continue
+            if not (isinstance(name, str) and _CHUNK.fullmatch(name) and isinstance(digest, str)):
+                raise ConfigError(
+                    f"{self.path / LEDGER} names {str(name)[:80]!r}, which is not a chunk "
+                    "tbdse writes: the ledger is not tbdse's; use another folder"
+                )
+            chunks[name] = digest
+        return chunks
 
     def _append(self, entry: Mapping[str, Any]) -> None:
         ledger = self.path / LEDGER
@@ -191,10 +209,16 @@ class ResultsStore:
     def rows(self) -> pd.DataFrame:
         """Every stored row (key columns, status, error and metrics), in chunk order."""
         frames = []
-        for name in self._chunks():
+        for name, digest in self._chunks().items():
             file = self.path / name
-            if not file.is_file() or file.is_symlink():
+            if not (file.is_symlink() or file.exists()):
                 continue  # recorded, then lost to a kill before its rename
+            if sha256_file(file) != digest:
+                raise ConfigError(
+                    f"results store chunk {file} is not what tbdse wrote there (its content "
+                    "changed, or it is a link or not a file); move it away and rerun, which "
+                    "simulates its runs again"
+                )
             try:
                 frame = pd.read_parquet(file)
             except Exception as exc:  # pyarrow raises several types for a damaged file
@@ -202,6 +226,12 @@ class ResultsStore:
             missing = set(KEY_COLUMNS) - set(frame.columns)
             if missing:
                 raise ConfigError(f"results store chunk {file} lacks {', '.join(sorted(missing))}")
+            for column, kind in _KEY_KINDS.items():
+                if frame[column].dtype.kind not in kind:
+                    raise ConfigError(
+                        f"results store chunk {file}: column {column} has type "
+                        f"{frame[column].dtype}, not the one tbdse writes"
+                    )
             frames.append(frame)
         if not frames:
             return pd.DataFrame({c: pd.Series(dtype=object) for c in KEY_COLUMNS})
@@ -219,7 +249,16 @@ class ResultsStore:
         """Takes the store for this process (ConfigError naming the holder if taken)."""
         if self._lock is None:
             self._lock = FolderLock(self.path, LOCK, "results store")
-            self._recover()
+            try:
+                self._recover()
+            except BaseException:
+                self.unlock()
+                raise
+
+    @property
+    def locked(self) -> bool:
+        """This object holds the store's lock."""
+        return self._lock is not None
 
     def unlock(self) -> None:
         if self._lock is not None:
@@ -228,20 +267,15 @@ class ResultsStore:
 
     def _recover(self) -> None:
         """Finishes or removes what a killed writer left: a chunk recorded in the
-        ledger but not yet renamed is renamed; an unrecorded temporary that the
-        ledger announced is removed."""
+        ledger but not yet renamed is renamed; an announced temporary that was
+        never recorded is removed."""
         chunks = self._chunks()
-        for entry in self._entries():
-            tmp = entry.get("pending")
-            if not isinstance(tmp, str) or not tmp.startswith(".chunk-"):
-                continue
-            path = self.path / tmp
-            final = tmp[1:].removesuffix(".tmp")
-            renamed = (self.path / final).exists()
-            if final in chunks and not renamed and sha256_file(path) == chunks[final]:
-                os.replace(path, self.path / final)
-                continue
-            if path.is_file() and not path.is_symlink() and final not in chunks:
+        for path in self._pending():
+            final = path.name[1:].removesuffix(".tmp")
+            if final in chunks and not (self.path / final).exists():
+                if sha256_file(path) == chunks[final]:
+                    os.replace(path, self.path / final)
+            elif final not in chunks and path.is_file() and not path.is_symlink():
                 path.unlink()
 
     def write(self, frame: pd.DataFrame) -> None:
@@ -259,26 +293,50 @@ class ResultsStore:
             before_rename=lambda d: self._append({"file": final, "sha256": d}),
         )
 
+    def _foreign(self) -> list[str]:
+        """What in the store's folder tbdse cannot prove is its own."""
+        chunks = self._chunks()
+        pending = {p.name for p in self._pending()}
+        ours = {STORE_FILE, LOCK, *pending} | ({LEDGER} if self._ledger_is_ours() else set())
+        foreign = []
+        for entry in self.path.iterdir():
+            name = entry.name
+            if name in ours and not entry.is_symlink():
+                continue
+            if name in chunks and sha256_file(entry) == chunks[name]:
+                continue
+            foreign.append(name)
+        return sorted(foreign)
+
+    def require_destroyable(self) -> None:
+        """ConfigError unless :meth:`destroy` would remove the whole store (so a
+        replacement checks everything before it deletes anything)."""
+        foreign = self._foreign()
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
+            raise ConfigError(
+                f"results store {self.path} holds files tbdse cannot prove it wrote ({shown}); "
+                "tbdse never deletes those: move them away first"
+            )
+
     def destroy(self) -> bool:
-        """Deletes the store's own files (ledger-verified chunks, its ledger,
-        description and lock), then the folder if nothing else is in it.
-        Returns False when other files kept the folder."""
+        """Deletes the store's own files (ledger-verified chunks, announced
+        temporaries, its ledger, description and lock), then the folder if
+        nothing else is in it.  Returns False when other files kept it."""
         self.lock()
+        assert self._lock is not None
         try:
             for name, digest in self._chunks().items():
                 unlink_if_unchanged(self.path / name, digest)
-            for entry in self._entries():
-                tmp = entry.get("pending")
-                if isinstance(tmp, str) and tmp.startswith(".chunk-"):
-                    path = self.path / tmp
-                    if path.is_file() and not path.is_symlink():
-                        path.unlink()
+            for path in self._pending():
+                if path.is_file() and not path.is_symlink():
+                    path.unlink()
             if self._ledger_is_ours():
                 (self.path / LEDGER).unlink(missing_ok=True)
             (self.path / STORE_FILE).unlink(missing_ok=True)  # checked by __init__
         finally:
-            self.unlock()
-        (self.path / LOCK).unlink(missing_ok=True)
+            self._lock.release(unlink=True)  # removed while held: no one holds a removed file
+            self._lock = None
         try:
             self.path.rmdir()
         except OSError:
