@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -65,15 +66,19 @@ class OutputFolder:
         *,
         overwrite: bool,
         any_source: bool = False,
+        provenance: dict[str, Any] | None = None,
     ) -> None:
         """``any_source``: the folder's experiment may come from another file
-        of the same name (redrawing figures from resolved.yaml)."""
+        of the same name (redrawing figures from resolved.yaml).
+        ``provenance``: what made the run (command line, overrides, version,
+        git commit, host, start), recorded in the manifest with its end."""
         if not str(path).strip():
             raise ConfigError("the output folder must be named (-o DIR); got an empty path")
         self.path = Path(path)
         self.name = name
         self.source = source
         self._any_source = any_source
+        self.provenance = dict(provenance) if provenance else None
         created = self._prepare_folder()
         self._lock = FolderLock(self.path, LOCK, "output folder")
         try:
@@ -242,6 +247,8 @@ class OutputFolder:
             "files": dict(sorted(self.files.items())),
             "pending": self.pending,
         }
+        if self.provenance is not None:
+            data["run"] = self.provenance
         text = json.dumps(data, indent=1) + "\n"
         atomic_write(self.path / MANIFEST, lambda tmp: write_text(tmp, text))
 
@@ -291,6 +298,8 @@ class OutputFolder:
         if prune:
             self._remove([f for f in list(self.files) if f not in kept])
         complete = prune or bool(self.previous and self.previous.get("complete"))
+        if self.provenance is not None:
+            self.provenance["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         self._write_manifest(complete=complete)
 
     def close(self) -> None:

@@ -1,9 +1,12 @@
 """The ``tbdse`` command: run and validate experiment files, list what exists.
 
 tbdse run experiments/quickstart.yaml -o results/quickstart
+tbdse run experiments/quickstart.yaml seed=3 'grid.gpu.sms=[15,30]'   # overrides; -o optional
 tbdse validate experiments/quickstart.yaml
 tbdse plot results/quickstart                 # figures again, from the results store
 tbdse list [schemes|gpus|workloads|costs|metrics]
+tbdse completion bash > /etc/bash_completion.d/tbdse       # or zsh
+python -m tbdse ...                                         # the same command
 
 Exit status: 0 success; 1 a run failed (or runs recorded as failed that the
 file does not expect); 2 bad input (a ConfigError: the file, its values, the
@@ -13,16 +16,55 @@ output folder); 130 interrupted (Ctrl-C).
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 import shutil
+import socket
+import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Sequence
 
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 
 LISTS = ("schemes", "gpus", "workloads", "costs", "metrics")
+OVERRIDES_HELP = (
+    "change the file's values first, in OmegaConf's dotlist grammar: scheme.node_buffer=64 "
+    "'grid.gpu.sms=[15,30]' seed=3, or ~KEY to remove a key"
+)
+
+
+def provenance(file: str, overrides: Sequence[str]) -> dict[str, object]:
+    """What made a run, for its manifest: command line, overrides, tbdse's
+    version, the experiment file's git commit (when it is in a repository),
+    host and start time."""
+    from pathlib import Path
+
+    from tbdse import _core
+
+    commit = None
+    try:
+        folder = Path(file).resolve().parent
+        done = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+        commit = (done.stdout.strip() or None) if done.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {
+        "command": " ".join(sys.argv)[:2000],
+        "overrides": list(overrides),
+        "tbdse_version": _core.__version__,
+        "git_commit": commit,
+        "host": socket.gethostname(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
 
 
 def plain_text(doc: str) -> str:
@@ -108,10 +150,15 @@ def _parser() -> argparse.ArgumentParser:
         prog="tbdse", description="Design-space exploration of GPU thread-block scheduling."
     )
     parser.add_argument("--version", action="version", version=f"tbdse {_core.__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = sub.add_parser("run", help="run an experiment file")
     run.add_argument("file", help="experiment YAML file")
-    run.add_argument("-o", "--out", required=True, help="output directory")
+    run.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help=OVERRIDES_HELP)
+    run.add_argument(
+        "-o",
+        "--out",
+        help="output folder (default: results/<experiment>/<date-time>, made new)",
+    )
     run.add_argument(
         "--threads", type=_threads, default=None, help="worker threads (default: all cores)"
     )
@@ -143,6 +190,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     val = sub.add_parser("validate", help="check an experiment file without running it")
     val.add_argument("file")
+    val.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help=OVERRIDES_HELP)
+    comp = sub.add_parser("completion", help="print a shell completion script")
+    comp.add_argument("shell", choices=("bash", "zsh"))
     for command in (run, val, plot):
         command.add_argument(
             "--input-root",
@@ -152,32 +202,78 @@ def _parser() -> argparse.ArgumentParser:
         )
     lst = sub.add_parser("list", help="list schemes, GPU presets, workload generators, ...")
     lst.add_argument("what", nargs="?", choices=LISTS, default="schemes")
+    for command in (run, val, plot, lst, comp):
+        talk = command.add_mutually_exclusive_group()
+        talk.add_argument("-v", "--verbose", action="store_true", help="say more")
+        talk.add_argument("-q", "--quiet", action="store_true", help="say only warnings and errors")
     return parser
+
+
+def _completion(shell: str) -> None:
+    try:
+        import shtab
+    except ImportError:
+        raise ConfigError("shell completion needs shtab: pip install shtab") from None
+    print(shtab.complete(_parser(), shell=shell))
+
+
+def _logger(args: argparse.Namespace) -> logging.Logger:
+    """The 'tbdse' logger, printing plain lines to stdout at the chosen level."""
+    log = logging.getLogger("tbdse")
+    for handler in list(log.handlers):
+        log.removeHandler(handler)
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    log.addHandler(handler)
+    log.propagate = False
+    verbose, quiet = getattr(args, "verbose", False), getattr(args, "quiet", False)
+    log.setLevel(logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO)
+    return log
+
+
+def _default_out(name: str) -> str:
+    """results/<experiment>/<date-time>, a folder that does not exist yet."""
+    from pathlib import Path
+
+    base = Path("results") / name / time.strftime("%Y%m%d-%H%M%S")
+    out, n = base, 1
+    while out.exists():
+        out, n = base.with_name(f"{base.name}-{n}"), n + 1
+    return str(out)
 
 
 def _run(args: argparse.Namespace) -> int:
     from tbdse import experiment
     from tbdse.results import failure_summary
 
+    log = _logger(args)
     if args.command == "list":
         _list(args.what)
+        return 0
+    if args.command == "completion":
+        _completion(args.shell)
         return 0
     if args.command == "plot":
         from pathlib import Path
 
         source = args.file or str(Path(args.folder) / "resolved.yaml")
-        experiment.load(source, input_root=args.input_root).plot(args.folder)
+        experiment.load(source, input_root=args.input_root).plot(args.folder, echo=log.info)
         return 0
-    exp = experiment.load(args.file, input_root=args.input_root)
+    exp = experiment.load(args.file, input_root=args.input_root, overrides=args.overrides)
     if args.command == "validate":
-        print(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")
+        log.info(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")
         return 0
+    if args.out is None:
+        args.out = _default_out(exp.name)
+        log.info(f"output folder: {args.out}")
     frame = exp.run(
         args.out,
         overwrite=args.overwrite,
         threads=args.threads,
-        progress=False if args.no_progress else None,
+        progress=False if args.no_progress or args.quiet else None,
         executor=args.scheduler,
+        echo=log.info,
+        provenance=provenance(args.file, args.overrides),
     )
     problems = failure_summary(frame)
     for line in problems:
@@ -190,7 +286,7 @@ def _run(args: argparse.Namespace) -> int:
         + (f", {failed} failed" if failed else "")
         + (f", {timed_out} timed out" if timed_out else "")
     )
-    print(f"{exp.name}: {done}; results and figures are in {args.out}")
+    log.info(f"{exp.name}: {done}; results and figures are in {args.out}")
     if failed and not exp.expect_failures:
         print(
             f"error: {failed} run(s) failed; if failures are expected, say "

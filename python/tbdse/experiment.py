@@ -23,7 +23,7 @@ suggests the closest valid key for a misspelling.  See docs/experiments.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from tbdse import _inputs
 from tbdse._dse_sections import SearchSpec
 from tbdse._files import write_text
 from tbdse._outdir import MANIFEST, OutputFolder
+from tbdse._overrides import apply_overrides
 from tbdse._plan import Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.gpus import Gpu
@@ -171,8 +172,13 @@ class Experiment:
         progress: bool | None = None,
         echo: Callable[[str], None] = print,
         executor: Any = None,
+        provenance: dict[str, Any] | None = None,
     ) -> pd.DataFrame:
         """Runs the sweep and writes tables, figures and resolved.yaml into ``out_dir``.
+
+        ``provenance`` (command line, overrides, version, git commit, host,
+        start: what ``tbdse run`` passes) is recorded in the folder's manifest
+        with the run's end time.
 
         ``executor`` (a ``distributed.Client`` or a scheduler address) runs the
         chunks on a Dask cluster (:mod:`tbdse.executors`).
@@ -187,7 +193,14 @@ class Experiment:
         hash), and holds the folder's lock for the whole run.
         """
         del resume
-        out = OutputFolder(out_dir, self.name, self.source, self.outputs(), overwrite=overwrite)
+        out = OutputFolder(
+            out_dir,
+            self.name,
+            self.source,
+            self.outputs(),
+            overwrite=overwrite,
+            provenance=provenance,
+        )
         try:
             return self._run_in(out, threads, progress, echo, executor)
         finally:
@@ -353,8 +366,17 @@ def _scheme_entry(s: Scheme) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- loading
-def load(path: str | Path, *, input_root: str | Path | None = None) -> Experiment:
+def load(
+    path: str | Path,
+    *,
+    input_root: str | Path | None = None,
+    overrides: Sequence[str] = (),
+) -> Experiment:
     """Reads and validates an experiment file; ConfigError lists every problem.
+
+    ``overrides`` change it first, as ``tbdse run FILE KEY=VALUE ...`` does
+    (OmegaConf's dotlist grammar: ``scheme.node_buffer=64``,
+    ``'grid.gpu.sms=[15,30]'``, ``~baseline``; see tbdse._overrides).
 
     An experiment file reads the files it names (graphs, task lists, ...), like
     code does.  With ``input_root`` every such file must resolve (symlinks
@@ -364,6 +386,7 @@ def load(path: str | Path, *, input_root: str | Path | None = None) -> Experimen
     from tbdse._experiment_file import parse
 
     doc = load_yaml(path)
+    doc.data = apply_overrides(doc.data, overrides)
     with _inputs.input_root(input_root) as root:
         exp = parse(doc, base_dir=Path(path).resolve().parent, default_name=Path(path).stem)
     exp.input_root = root

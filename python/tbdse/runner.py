@@ -304,7 +304,13 @@ class Runner:
             remaining = float(self.plan.weights()[~self.done].sum()) / max(rate, 1e-9)
             if not self.progress and elapsed + remaining < PROGRESS_AFTER:
                 return None
-            from tqdm import tqdm
+            import warnings
+
+            with warnings.catch_warnings():
+                # tqdm.auto gives notebooks a widget; without ipywidgets it warns
+                # and falls back to text, which is fine.
+                warnings.filterwarnings("ignore", message="IProgress not found")
+                from tqdm.auto import tqdm
 
             bar = tqdm(total=total, unit="run", desc="tbdse sweep", initial=0, leave=False)
         bar.update(pos - bar.n)
