@@ -9,9 +9,11 @@ fields, workload and cost-model parameters qualified (``gpu.sms``,
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -462,6 +464,29 @@ class Result:
                 "(for task-graph runs see Result.timeline())"
             )
         return pd.DataFrame({k: np.asarray(v) for k, v in series.items()})
+
+    def to_perfetto(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        overwrite: bool = False,
+        held_min_cycles: int | None = None,
+    ) -> Path:
+        """Writes the run as a Chrome trace-event JSON file for ui.perfetto.dev or
+        chrome://tracing (docs/simulation.md, "Timelines in Perfetto"); returns its path.
+
+        A TB run: a track per SM slot ("SM k slot j") with a slice per TB (named by
+        its kernel; task, level and cycles as args), counters ``running`` and
+        ``ready`` (TBs ready but not started), and a ``held`` instant at the ready
+        time of each TB that waited at least ``held_min_cycles`` to start (default:
+        the mean TB duration).  A worklist run: each series of
+        :meth:`trace` as a counter.  Times are microseconds at the GPU clock.
+        Needs ``simulate(..., timeline=True)``; an existing file is replaced only
+        with ``overwrite=True``; more than ``tbdse._perfetto.MAX_EVENTS`` events
+        (5M) is refused."""
+        from tbdse._perfetto import write_perfetto
+
+        return write_perfetto(self, path, overwrite=overwrite, held_min_cycles=held_min_cycles)
 
     def values(self) -> pd.DataFrame:
         """Per-item results of the run that can be checked (e.g. BFS distances
