@@ -272,10 +272,18 @@ class Workload:
 
     # -- conversions ------------------------------------------------------------------------
     def to_networkx(self) -> Any:
-        """A networkx.DiGraph with node attributes level, kernel and cost."""
+        """A networkx.DiGraph with node attributes level, kernel and cost.
+
+        The graph attributes ``tbdse_cost`` (the cost model as a mapping) and
+        ``tbdse_kernels`` (each kernel's fields) carry what the nodes cannot,
+        so :func:`tbdse.workloads.from_networkx` gives back a workload that
+        simulates the same (a lognormal cost model is not a per-node cost)."""
         import networkx as nx
 
-        g = nx.DiGraph()
+        g = nx.DiGraph(name=self.name)
+        if self.cost is not None:
+            g.graph["tbdse_cost"] = self.cost.to_dict()
+        g.graph["tbdse_kernels"] = [vars(k).copy() for k in self.kernels]
         graph = self.task_graph
         levels, kernels, costs = graph.levels(), graph.kernels(), graph.costs()
         for t in range(self.tasks):

@@ -25,7 +25,7 @@ import numpy as np
 from tbdse import _core
 from tbdse._checks import real, whole
 from tbdse._inputs import excerpt
-from tbdse.cost import CostModel, cycle_array, from_graph
+from tbdse.cost import CostModel, as_cost, cycle_array, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
 from tbdse.yamlio import read_text
@@ -109,7 +109,11 @@ def from_networkx(
     """A workload from a networkx DiGraph; node costs from ``cost_attr`` when every node has it.
 
     Nodes are numbered in sorted order when sortable, else in insertion order;
-    ``workload.labels[i]`` is the original node of task i.
+    ``workload.labels[i]`` is the original node of task i.  A graph made by
+    :meth:`Workload.to_networkx` also gives back its cost model and kernels
+    (graph attributes ``tbdse_cost`` and ``tbdse_kernels``, node attribute
+    ``kernel``), so the round trip simulates the same; ``cost``, ``kernel``
+    and ``kernels`` given here take precedence.
     """
     nodes: list[Hashable] = list(g.nodes)
     with contextlib.suppress(TypeError):  # unsortable labels keep insertion order
@@ -119,8 +123,24 @@ def from_networkx(
     costs = None
     if cost_attr and nodes and all(cost_attr in g.nodes[v] for v in nodes):
         costs = [g.nodes[v][cost_attr] for v in nodes]
+    attrs = getattr(g, "graph", {}) or {}
+    kernel_ids = None
+    if cost is None and isinstance(attrs.get("tbdse_cost"), Mapping):
+        cost = as_cost(attrs["tbdse_cost"])
+    if kernel is None and kernels is None and isinstance(attrs.get("tbdse_kernels"), list):
+        kernels = [Kernel(**k) for k in attrs["tbdse_kernels"] if isinstance(k, Mapping)]
+        by_name = {k.name: i for i, k in enumerate(kernels)}
+        if len(kernels) > 1 and all(g.nodes[v].get("kernel") in by_name for v in nodes):
+            kernel_ids = [by_name[g.nodes[v]["kernel"]] for v in nodes]
     made = from_edges(
-        edges, len(nodes), name=name, costs=costs, cost=cost, kernel=kernel, kernels=kernels
+        edges,
+        len(nodes),
+        name=name,
+        costs=costs,
+        kernel_ids=kernel_ids,
+        cost=cost,
+        kernel=kernel,
+        kernels=kernels,
     )
     made.labels = nodes
     return made
