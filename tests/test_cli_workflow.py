@@ -135,3 +135,16 @@ def test_python_dash_m_and_completion() -> None:
             timeout=60,
         )
         assert done.returncode == 0 and "tbdse" in done.stdout and "validate" in done.stdout
+
+
+def test_trace_writes_the_first_runs_timeline(tmp_path: Path) -> None:
+    path = write(tmp_path)
+    out = tmp_path / "o"
+    assert cli.main(["run", str(path), "-o", str(out), "--trace", "-q"]) == 0
+    events = json.loads((out / "trace.json").read_text())["traceEvents"]
+    slices = [e for e in events if e.get("ph") == "X"]
+    assert len(slices) == 25  # one per TB of the 5 x 5 wavefront
+    manifest = json.loads((out / "tbdse-run.json").read_text())
+    assert "trace.json" in manifest["files"] and manifest["complete"] is True
+    assert cli.main(["run", str(path), "-o", str(out), "-q"]) == 0
+    assert not (out / "trace.json").exists()  # a run without --trace removes the stale one

@@ -518,7 +518,7 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
     if exp.search is not None:  # a search's table leads with its trial columns
         preview.insert(0, "trial", 0)
         preview.insert(1, "trial_state", "complete")
-    outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, LOCK, STORE}
+    outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, LOCK, STORE, "trace.json"}
     files: dict[str, int] = {}
     for i, spec in enumerate(exp.plots):
         path = ("outputs", "plots", i)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -189,6 +189,13 @@ def write_perfetto(
         )
     if not target.parent.is_dir():
         raise ConfigError(f"cannot write {target}: folder {target.parent} does not exist")
+    atomic_write(target, perfetto_writer(result, held_min_cycles))
+    return target
+
+
+def perfetto_writer(result: Result, held_min_cycles: int | None = None) -> Callable[[Path], None]:
+    """A function writing ``result``'s trace into a file it is given (for
+    tbdse's atomic writers); the event count is checked here, before any write."""
     plan = _Plan(result, held_min_cycles)
     total = plan.count()
     if total > MAX_EVENTS:
@@ -202,8 +209,7 @@ def write_perfetto(
         with open(tmp, "w", encoding="utf-8") as f:
             _stream(f, plan)
 
-    atomic_write(target, write)
-    return target
+    return write
 
 
 def _stream(f: TextIO, plan: _Plan) -> None:

@@ -175,6 +175,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     run.add_argument(
+        "--trace",
+        action="store_true",
+        help="also write OUT/trace.json: the first run's timeline for ui.perfetto.dev "
+        "(TB schemes and worklists; not the VGIW machines)",
+    )
+    run.add_argument(
         "--scheduler",
         metavar="ADDRESS",
         help="run the chunks on the Dask cluster of this scheduler (tcp://host:8786)",
@@ -274,6 +280,7 @@ def _run(args: argparse.Namespace) -> int:
         executor=args.scheduler,
         echo=log.info,
         provenance=provenance(args.file, args.overrides),
+        trace=args.trace,
     )
     problems = failure_summary(frame)
     for line in problems:

@@ -39,6 +39,7 @@ from tbdse._overrides import apply_overrides
 from tbdse._plan import Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.gpus import Gpu
+from tbdse.results import Result
 from tbdse.runner import Runner
 from tbdse.schemes import Scheme
 from tbdse.workloads import Workload
@@ -47,6 +48,7 @@ from tbdse.yamlio import Located, load_yaml
 __all__ = ["Experiment", "PlotSpec", "load"]
 
 TABLE_FORMATS = ("parquet", "csv")
+TRACE = "trace.json"  # tbdse run --trace: the first run's timeline (Perfetto)
 
 
 @dataclass
@@ -173,12 +175,14 @@ class Experiment:
         echo: Callable[[str], None] = print,
         executor: Any = None,
         provenance: dict[str, Any] | None = None,
+        trace: bool = False,
     ) -> pd.DataFrame:
         """Runs the sweep and writes tables, figures and resolved.yaml into ``out_dir``.
 
         ``provenance`` (command line, overrides, version, git commit, host,
         start: what ``tbdse run`` passes) is recorded in the folder's manifest
-        with the run's end time.
+        with the run's end time.  ``trace`` also writes ``trace.json``, the
+        first run's timeline for ui.perfetto.dev (:meth:`Result.to_perfetto`).
 
         ``executor`` (a ``distributed.Client`` or a scheduler address) runs the
         chunks on a Dask cluster (:mod:`tbdse.executors`).
@@ -197,12 +201,12 @@ class Experiment:
             out_dir,
             self.name,
             self.source,
-            self.outputs(),
+            self.outputs() + ([TRACE] if trace else []),
             overwrite=overwrite,
             provenance=provenance,
         )
         try:
-            return self._run_in(out, threads, progress, echo, executor)
+            return self._run_in(out, threads, progress, echo, executor, trace)
         finally:
             out.close()
 
@@ -213,6 +217,7 @@ class Experiment:
         progress: bool | None,
         echo: Callable[[str], None],
         executor: Any,
+        trace: bool = False,
     ) -> pd.DataFrame:
         resolved = yaml.safe_dump(self.resolved(), sort_keys=False)
         out.write("resolved.yaml", lambda p: write_text(p, resolved))
@@ -230,6 +235,12 @@ class Experiment:
                 f"continue) and {partial}",
             ) from None
         written = self._write(frame, out)
+        if trace:
+            from tbdse._perfetto import perfetto_writer
+
+            plan = self.plan()  # the first run again, with its timeline
+            out.write(TRACE, perfetto_writer(Result(plan, plan.core().run_single(0, True))))
+            written.append(TRACE)
         out.finish(written)
         for rel in written:
             echo(f"wrote {out.path / rel}")
