@@ -71,6 +71,19 @@ def tick_text(value: Any) -> str:
     return str(value)
 
 
+def value_order(value: Any) -> tuple[int, float, str]:
+    """Sort key of a parameter value on an axis: numbers (also written as
+    text) by value, then 'unbounded', then other names such as 'auto' — never
+    as text, where 256 < 64 < auto."""
+    text = tick_text(value)
+    if text in ("unbounded", "inf"):
+        return (1, math.inf, "")
+    try:
+        return (0, float(text), "")
+    except ValueError:
+        return (2, 0.0, text)
+
+
 def parameter_columns(df: pd.DataFrame) -> list[str]:
     """The columns that say which configuration a row ran (not its results)."""
     named = df.attrs.get("parameters")
@@ -249,6 +262,9 @@ def line(
         part = part.assign(_hue=_labels(part, hues), _failed=_failed(part))
         ticks: dict[float, str] = {}
         numeric_x = pd.api.types.is_numeric_dtype(part[xc])
+        # Text x values (numbers mixed with 'auto') sit at positions in value order.
+        order = sorted({tick_text(v) for v in part[xc]}, key=value_order)
+        slot = {text: float(i) for i, text in enumerate(order)}
         marked = False
         for key, group in part.groupby("_hue", sort=False):
             ok = group[~group["_failed"]]
@@ -259,7 +275,10 @@ def line(
                 xs, more = _positions(pd.Series(stats.index), logx)
                 ticks.update(more)
             else:
-                xs = np.array([tick_text(v) for v in stats.index], dtype=object)
+                stats = stats.iloc[np.argsort([slot[tick_text(v)] for v in stats.index])]
+                fails = fails.loc[stats.index]
+                xs = np.array([slot[tick_text(v)] for v in stats.index])
+                ticks.update({slot[t]: t for t in order})
             label = str(key) if hues else None
             ax.plot(xs, stats["mean"], marker="o", markersize=4, label=label)
             if spread == "minmax" and (stats["max"] > stats["min"]).any():
@@ -348,7 +367,8 @@ def heatmap(
             index=yc, columns=xc, values="_f", aggfunc=["sum", "size"]
         )
         grid = table.reindex(index=counts.index, columns=counts["sum"].columns)
-        grid = grid.sort_index().sort_index(axis=1)
+        by_value = lambda index: pd.Index([value_order(v) for v in index])  # noqa: E731
+        grid = grid.sort_index(key=by_value).sort_index(axis=1, key=by_value)
         n_failed, n_runs = (
             pd.DataFrame(counts[k])
             .reindex(index=grid.index, columns=grid.columns)
