@@ -95,6 +95,60 @@ const ParamTable<GpuConfig>& GpuConfig::params() {
                   "earliest start - take full speed first, as a GTO warp scheduler favours old "
                   "warps)",
            .paper_ref = "MODELS.md §1; Wireframe §5.1 (GTO)", .choices = {"even", "oldest_first"}});
+    // Memory hierarchy (docs/memory.md): figures and sources per preset there.
+    const char* mem = "docs/memory.md (per preset)";
+    t.add(&GpuConfig::l1_bytes,
+          {.name = "l1_bytes", .unit = "bytes",
+           .doc = "L1 data cache per SM (memory hierarchy; l1_bytes / (l1_ways x 128) a power "
+                  "of two)",
+           .paper_ref = mem, .min_value = 128, .max_value = 1 << 30});
+    t.add(&GpuConfig::l1_ways, {.name = "l1_ways", .unit = "ways", .doc = "L1 associativity",
+                                .paper_ref = mem, .min_value = 1, .max_value = 64});
+    t.add(&GpuConfig::l1_hit_cycles,
+          {.name = "l1_hit_cycles", .unit = "cycles", .doc = "L1 hit latency, load to use",
+           .paper_ref = mem, .min_value = 0, .max_value = 1e6});
+    t.add(&GpuConfig::l1_mshrs,
+          {.name = "l1_mshrs", .unit = "entries",
+           .doc = "outstanding L1 misses per SM (MSHRs); a miss to a line already missing "
+                  "merges, another waits for a free entry",
+           .paper_ref = mem, .min_value = 1, .max_value = 4096});
+    t.add(&GpuConfig::l1_write,
+          {.name = "l1_write", .unit = "",
+           .doc = "L1 store policy, neither allocates: 'write_evict' (a store drops the line) "
+                  "or 'write_through' (updates the sectors held); stores go on to L2",
+           .paper_ref = mem, .choices = {"write_evict", "write_through"}});
+    t.add(&GpuConfig::l2_bytes,
+          {.name = "l2_bytes", .unit = "bytes",
+           .doc = "shared L2 cache (l2_bytes / (l2_banks x l2_ways x 128) a power of two)",
+           .paper_ref = mem, .min_value = 128, .max_value = 1e12});
+    t.add(&GpuConfig::l2_ways, {.name = "l2_ways", .unit = "ways", .doc = "L2 associativity",
+                                .paper_ref = mem, .min_value = 1, .max_value = 64});
+    t.add(&GpuConfig::l2_banks,
+          {.name = "l2_banks", .unit = "banks",
+           .doc = "L2 banks, chosen by a hash of the line address; each takes one request per "
+                  "cycle",
+           .paper_ref = mem, .min_value = 1, .max_value = 4096});
+    t.add(&GpuConfig::l2_hit_cycles,
+          {.name = "l2_hit_cycles", .unit = "cycles", .doc = "L2 hit latency, load to use",
+           .paper_ref = mem, .min_value = 0, .max_value = 1e6});
+    t.add(&GpuConfig::l2_write,
+          {.name = "l2_write", .unit = "",
+           .doc = "L2 store policy: 'write_back' (write-allocate, dirty sectors written to DRAM "
+                  "on eviction) or 'write_through' (no allocate, every store to DRAM)",
+           .paper_ref = mem, .choices = {"write_back", "write_through"}});
+    t.add(&GpuConfig::dram_channels,
+          {.name = "dram_channels", .unit = "channels",
+           .doc = "DRAM channels (256-byte interleaving, hashed)", .paper_ref = mem,
+           .min_value = 1, .max_value = 4096});
+    t.add(&GpuConfig::dram_channel_gbps,
+          {.name = "dram_channel_gbps", .unit = "GB/s",
+           .doc = "bandwidth of one DRAM channel; a 32-byte sector occupies it for "
+                  "32 / (GB/s x 1000 / clock_mhz) cycles",
+           .paper_ref = mem, .min_value = 1e-6, .max_value = 1e6});
+    t.add(&GpuConfig::dram_latency,
+          {.name = "dram_latency", .unit = "cycles",
+           .doc = "cycles a DRAM access adds to an L2 hit, after its transfer",
+           .paper_ref = mem, .min_value = 0, .max_value = 1e6});
     return t;
   }();
   return table;
@@ -133,7 +187,12 @@ const std::vector<Preset>& presets() {
                            .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
                            .host_launch_us = 30.0, .device_launch_us = 20.0, .mem_latency = 400,
                            .copy_gbps = 6.0, .mem_bandwidth = 177.4, .sm_model = "shared",
-                           .sm_saturation = 4.0, .sm_share = "even"}},
+                           .sm_saturation = 4.0, .sm_share = "even", .l1_bytes = 16384,
+                           .l1_ways = 4, .l1_hit_cycles = 45, .l1_mshrs = 32,
+                           .l1_write = "write_evict", .l2_bytes = 786432, .l2_ways = 8,
+                           .l2_banks = 12, .l2_hit_cycles = 200, .l2_write = "write_back",
+                           .dram_channels = 6, .dram_channel_gbps = 29.57,
+                           .dram_latency = 200}},
       // Host<->device copies: PCIe 2.0 x16 (gtx480) / 3.0 x16 (Pascal) / 5.0 x16
       // (Hopper) at about 75% of the link rate, 5 us per copy and per
       // allocation: tbdse's assumptions, the papers give none.
@@ -147,7 +206,11 @@ const std::vector<Preset>& presets() {
                  .regs_per_sm = 65536, .smem_per_sm = 98304, .clock_mhz = 1417.0,
                  .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
                  .lanes = 128, .issue_width = 4, .amo_cycles = 8, .mem_bandwidth = 480.0,
-                 .sm_model = "shared", .sm_saturation = 2.0, .sm_share = "even"}},
+                 .sm_model = "shared", .sm_saturation = 2.0, .sm_share = "even",
+                 .l1_bytes = 49152, .l1_ways = 6, .l1_hit_cycles = 82, .l1_mshrs = 32,
+                 .l1_write = "write_evict", .l2_bytes = 3145728, .l2_ways = 16, .l2_banks = 24,
+                 .l2_hit_cycles = 216, .l2_write = "write_back", .dram_channels = 12,
+                 .dram_channel_gbps = 40.0, .dram_latency = 234}},
       // Pascal GP100 (Juggler §6), base clock.  sm_model shared with 2 TBs at
       // full speed per SM, and host_launch_us 15 (a synchronous launch and
       // its cudaDeviceSynchronize, as the global-barrier versions make), are
@@ -158,18 +221,30 @@ const std::vector<Preset>& presets() {
                          .host_launch_us = 15.0, .device_launch_us = 3.0, .mem_latency = 450,
                          .lanes = 64, .issue_width = 2, .amo_cycles = 8,
                          .mem_bandwidth = 732.0, .sm_model = "shared", .sm_saturation = 2.0,
-                         .sm_share = "even"}},
+                         .sm_share = "even", .l1_bytes = 24576, .l1_ways = 6,
+                         .l1_hit_cycles = 82, .l1_mshrs = 32, .l1_write = "write_evict",
+                         .l2_bytes = 4194304, .l2_ways = 16, .l2_banks = 32,
+                         .l2_hit_cycles = 216, .l2_write = "write_back", .dram_channels = 32,
+                         .dram_channel_gbps = 22.875, .dram_latency = 234}},
       // Hopper GH100 SXM, boost clock.
       {"h100", GpuConfig{.name = "h100", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
                          .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600,
                          .copy_gbps = 48.0, .lanes = 128, .issue_width = 4, .amo_cycles = 4,
-                         .mem_bandwidth = 3350.0}},
+                         .mem_bandwidth = 3350.0, .l1_bytes = 28672, .l1_ways = 7,
+                         .l1_hit_cycles = 33, .l1_mshrs = 64, .l1_write = "write_through",
+                         .l2_bytes = 52428800, .l2_ways = 16, .l2_banks = 50,
+                         .l2_hit_cycles = 260, .l2_write = "write_back", .dram_channels = 80,
+                         .dram_channel_gbps = 41.875, .dram_latency = 340}},
       {"h200", GpuConfig{.name = "h200", .sms = 132, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 233472, .clock_mhz = 1980.0,
                          .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 600,
                          .copy_gbps = 48.0, .lanes = 128, .issue_width = 4, .amo_cycles = 4,
-                         .mem_bandwidth = 4800.0}},
+                         .mem_bandwidth = 4800.0, .l1_bytes = 28672, .l1_ways = 7,
+                         .l1_hit_cycles = 33, .l1_mshrs = 64, .l1_write = "write_through",
+                         .l2_bytes = 52428800, .l2_ways = 16, .l2_banks = 50,
+                         .l2_hit_cycles = 260, .l2_write = "write_back", .dram_channels = 80,
+                         .dram_channel_gbps = 60.0, .dram_latency = 340}},
       // The hardware-worklist paper's GPGPU-Sim 3.0 configuration (HWWL §IV-A,
       // Table IV): four Fermi-like cores of 16 lanes (2 SP + 1 SFU each), 48
       // warps (1536 threads), 2 issue slots, 700 MHz, 100-cycle DRAM latency.
@@ -183,7 +258,10 @@ const std::vector<Preset>& presets() {
                  .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
                  .host_launch_us = 3.0, .device_launch_us = 3.0, .mem_latency = 100,
                  .copy_gbps = 6.0, .lanes = 16, .issue_width = 2, .amo_cycles = 200,
-                 .mem_bandwidth = 354.8}},
+                 .mem_bandwidth = 354.8, .l1_bytes = 8192, .l1_ways = 4, .l1_hit_cycles = 20,
+                 .l1_mshrs = 32, .l1_write = "write_evict", .l2_bytes = 786432, .l2_ways = 8,
+                 .l2_banks = 12, .l2_hit_cycles = 120, .l2_write = "write_back",
+                 .dram_channels = 6, .dram_channel_gbps = 29.57, .dram_latency = 100}},
   };
   return list;
 }

@@ -37,6 +37,21 @@ struct GpuConfig {
   std::string sm_model = "fixed";        // fixed: a TB takes its cost; shared: SMs are shared
   double sm_saturation = 4.0;            // shared: resident TBs an SM runs at full speed
   std::string sm_share = "even";         // shared: even (processor sharing) or oldest_first
+  // Memory hierarchy (core/mem_hierarchy.hpp, docs/memory.md): read by no
+  // simulator yet.  Lines are 128 bytes of four 32-byte sectors.
+  std::int64_t l1_bytes = 16384;         // L1 data cache per SM, bytes
+  std::int64_t l1_ways = 4;              // L1 associativity
+  std::int64_t l1_hit_cycles = 45;       // L1 hit, load to use
+  std::int64_t l1_mshrs = 32;            // outstanding L1 misses per SM
+  std::string l1_write = "write_evict";  // write_evict or write_through (no allocate)
+  std::int64_t l2_bytes = 786432;        // shared L2, bytes
+  std::int64_t l2_ways = 8;              // L2 associativity
+  std::int64_t l2_banks = 12;            // L2 banks (slices), one request per cycle each
+  std::int64_t l2_hit_cycles = 200;      // L2 hit, load to use
+  std::string l2_write = "write_back";   // write_back (allocate) or write_through (no allocate)
+  std::int64_t dram_channels = 6;        // DRAM channels
+  double dram_channel_gbps = 29.57;      // bandwidth of one channel, GB/s
+  std::int64_t dram_latency = 200;       // cycles a DRAM access adds to an L2 hit
 
   bool shared_sms() const { return sm_model == "shared"; }
   bool oldest_first() const { return sm_share == "oldest_first"; }

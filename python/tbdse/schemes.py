@@ -90,7 +90,28 @@ _WORKLIST_FIELDS = frozenset(
         "host_launch_us",
     }
 )
-_NOT_READ_BY_TB_ENGINE = frozenset({"lanes", "issue_width", "amo_cycles"})  # worklist-only
+# The memory hierarchy's fields (cpp/core/mem_hierarchy, docs/memory.md): no
+# simulator reads them yet, so sweeping one is refused.
+_MEMORY_FIELDS = frozenset(
+    {
+        "l1_bytes",
+        "l1_ways",
+        "l1_hit_cycles",
+        "l1_mshrs",
+        "l1_write",
+        "l2_bytes",
+        "l2_ways",
+        "l2_banks",
+        "l2_hit_cycles",
+        "l2_write",
+        "dram_channels",
+        "dram_channel_gbps",
+        "dram_latency",
+    }
+)
+_NOT_READ_BY_TB_ENGINE = (
+    frozenset({"lanes", "issue_width", "amo_cycles"}) | _MEMORY_FIELDS  # worklist-only, memory
+)
 _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
     "simt": frozenset({"lanes", "issue_width", "clock_mhz"}),
     "sgmf": frozenset({"clock_mhz"}),  # a dataflow fabric: its own parameters, not the GPU's
@@ -111,7 +132,7 @@ def gpu_fields_read(name: str) -> frozenset[str]:
         return every - _NOT_READ_BY_TB_ENGINE
     if kind == "worklist":
         return _WORKLIST_FIELDS
-    return every
+    return every - _MEMORY_FIELDS
 
 
 # Parameters that were removed, with what replaced them: the unknown-parameter

@@ -1,0 +1,58 @@
+// Coalescing of a warp's memory instruction as Fermi and later GPUs do it
+// (docs/memory.md "Coalescing"): the active threads' addresses become one
+// request per distinct 128-byte line, each with the mask of the 32-byte
+// sectors its threads touch, in order of first appearance.  32 consecutive
+// 4-byte words: one line, four sectors; a 128-byte stride: 32 lines.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "sector_cache.hpp"
+
+namespace tbdse {
+
+inline constexpr int kWarpSize = 32;
+
+struct LineRequest {
+  std::uint64_t line = 0;
+  std::uint8_t sectors = 0;
+};
+
+// At most two lines per thread (an access straddling a line boundary).
+struct CoalescedWarp {
+  std::array<LineRequest, 2 * kWarpSize> lines{};
+  int count = 0;
+
+  void add(std::uint64_t line, std::uint8_t sectors) {
+    for (int i = 0; i < count; ++i)
+      if (lines[i].line == line) {
+        lines[i].sectors |= sectors;
+        return;
+      }
+    lines[count++] = {line, sectors};
+  }
+};
+
+// `addresses[t]` for each thread t whose bit is set in `active`; each thread
+// accesses `bytes` (1..32) bytes from its address.
+inline CoalescedWarp coalesce(const std::uint64_t* addresses, std::uint32_t active,
+                              std::int64_t bytes) {
+  CoalescedWarp warp;
+  for (int t = 0; t < kWarpSize; ++t) {
+    if (!(active >> t & 1u)) continue;
+    const std::uint64_t a = addresses[t];
+    const std::uint64_t last = a + static_cast<std::uint64_t>(bytes) - 1;
+    const std::uint64_t line = a >> kLineShift;
+    if ((last >> kLineShift) == line) {
+      warp.add(line, sector_span(static_cast<std::int64_t>(a & (kLineBytes - 1)), bytes));
+    } else {
+      const auto off = static_cast<std::int64_t>(a & (kLineBytes - 1));
+      warp.add(line, sector_span(off, kLineBytes - off));
+      warp.add(line + 1, sector_span(0, static_cast<std::int64_t>(last & (kLineBytes - 1)) + 1));
+    }
+  }
+  return warp;
+}
+
+}  // namespace tbdse

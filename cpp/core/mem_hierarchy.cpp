@@ -1,0 +1,243 @@
+#include "mem_hierarchy.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+
+#include "errors.hpp"
+
+namespace tbdse {
+
+namespace {
+
+std::int64_t sets_of(const std::string& what, std::int64_t bytes, std::int64_t ways) {
+  const std::int64_t per_set = ways * kLineBytes;
+  const std::int64_t sets = bytes / per_set;
+  if (bytes % per_set != 0 || sets < 1 || (sets & (sets - 1)) != 0)
+    throw ConfigError(what + ": " + std::to_string(bytes) + " bytes in " + std::to_string(ways) +
+                      "-way sets of 128-byte lines is not a power-of-two number of sets");
+  return sets;
+}
+
+}  // namespace
+
+MemoryConfig memory_config(const GpuConfig& gpu) {
+  MemoryConfig c;
+  c.sms = gpu.sms;
+  c.l1_ways = gpu.l1_ways;
+  c.l1_sets = sets_of("GPU '" + gpu.name + "' l1_bytes", gpu.l1_bytes, gpu.l1_ways);
+  c.l1_hit_cycles = gpu.l1_hit_cycles;
+  c.l1_mshrs = gpu.l1_mshrs;
+  c.l1_write_through = gpu.l1_write == "write_through";
+  c.l2_banks = gpu.l2_banks;
+  c.l2_ways = gpu.l2_ways;
+  if (gpu.l2_bytes % gpu.l2_banks != 0)
+    throw ConfigError("GPU '" + gpu.name + "': l2_bytes is not a multiple of l2_banks");
+  c.l2_sets = sets_of("GPU '" + gpu.name + "' l2_bytes per bank", gpu.l2_bytes / gpu.l2_banks,
+                      gpu.l2_ways);
+  c.l2_hit_cycles = gpu.l2_hit_cycles;
+  c.l2_write_back = gpu.l2_write == "write_back";
+  c.dram_channels = gpu.dram_channels;
+  c.dram_bytes_per_cycle = gpu.dram_channel_gbps * 1e3 / gpu.clock_mhz;
+  c.dram_latency = gpu.dram_latency;
+  return c;
+}
+
+MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config)
+    : config_(config),
+      dram_(config.dram_channels, config.dram_bytes_per_cycle, config.dram_latency) {
+  if (config.sms < 1 || config.l1_mshrs < 1 || config.l2_banks < 1 || config.l1_hit_cycles < 0 ||
+      config.l2_hit_cycles < 0 || config.sample_cycles < 0)
+    throw ConfigError("memory hierarchy: sms, l1_mshrs and l2_banks must be >= 1, latencies >= 0");
+  l1_.reserve(static_cast<std::size_t>(config.sms));
+  for (std::int64_t s = 0; s < config.sms; ++s) l1_.emplace_back(config.l1_sets, config.l1_ways);
+  l1_port_.assign(static_cast<std::size_t>(config.sms), 0);
+  mshrs_.assign(static_cast<std::size_t>(config.sms * config.l1_mshrs), Mshr{});
+  l2_.reserve(static_cast<std::size_t>(config.l2_banks));
+  for (std::int64_t b = 0; b < config.l2_banks; ++b) l2_.emplace_back(config.l2_sets, config.l2_ways);
+  l2_port_.assign(static_cast<std::size_t>(config.l2_banks), 0);
+  samples_.reserve(4096);
+}
+
+const MemoryStats& MemoryHierarchy::stats() const {
+  stats_.dram_read_bytes = dram_.read_bytes();
+  stats_.dram_write_bytes = dram_.write_bytes();
+  return stats_;
+}
+
+std::int64_t MemoryHierarchy::bank_of(std::uint64_t line) const {
+  std::uint64_t x = line * 0xC2B2AE3D27D4EB4Full;
+  x ^= x >> 31;
+  return static_cast<std::int64_t>(x % static_cast<std::uint64_t>(config_.l2_banks));
+}
+
+Cycle MemoryHierarchy::begin(Cycle cycle) {
+  if (config_.sample_cycles > 0)
+    while (next_sample_ <= cycle) {
+      samples_.push_back(dram_.backlog(next_sample_));
+      next_sample_ += config_.sample_cycles;
+    }
+  ++stats_.requests;
+  return cycle;
+}
+
+Cycle MemoryHierarchy::finish(Cycle cycle, Cycle done) {
+  stats_.latency_sum += done - cycle;
+  return done;
+}
+
+Cycle MemoryHierarchy::access_warp(std::int64_t sm, Cycle cycle, const std::uint64_t* addresses,
+                                   std::uint32_t active, std::int64_t bytes, bool is_write) {
+  begin(cycle);
+  const CoalescedWarp warp = coalesce(addresses, active, bytes);
+  Cycle done = cycle;
+  for (int i = 0; i < warp.count; ++i)
+    done = std::max(done, line_request(sm, cycle, warp.lines[i].line, warp.lines[i].sectors,
+                                       is_write));
+  return finish(cycle, done);
+}
+
+Cycle MemoryHierarchy::access(std::int64_t sm, Cycle cycle, std::uint64_t address,
+                              std::int64_t bytes, bool is_write) {
+  return access_range(sm, cycle, address, bytes, is_write);
+}
+
+Cycle MemoryHierarchy::access_range(std::int64_t sm, Cycle cycle, std::uint64_t base,
+                                    std::int64_t bytes, bool is_write) {
+  begin(cycle);
+  Cycle done = cycle;
+  const std::uint64_t end = base + static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1));
+  for (std::uint64_t line = base >> kLineShift; (line << kLineShift) < end; ++line) {
+    const std::uint64_t lo = std::max(base, line << kLineShift);
+    const std::uint64_t hi = std::min(end, (line + 1) << kLineShift);
+    const auto sectors = sector_span(static_cast<std::int64_t>(lo & (kLineBytes - 1)),
+                                     static_cast<std::int64_t>(hi - lo));
+    done = std::max(done, line_request(sm, cycle, line, sectors, is_write));
+  }
+  return finish(cycle, done);
+}
+
+Cycle MemoryHierarchy::line_request(std::int64_t sm, Cycle cycle, std::uint64_t line,
+                                    std::uint8_t sectors, bool is_write) {
+  Cycle& port = l1_port_[static_cast<std::size_t>(sm)];
+  const Cycle at = std::max(cycle, port);
+  port = at + 1;
+  if (!is_write) return l1_read(sm, at, line, sectors);
+  // Stores: write-evict drops the line from L1, write-through updates the
+  // sectors it holds; neither allocates.  The store goes on to L2.
+  SectorCache& l1 = l1_[static_cast<std::size_t>(sm)];
+  stats_.l1_writes += std::popcount(sectors);
+  if (!config_.l1_write_through) {
+    l1.invalidate(line);
+  } else if (const std::int64_t slot = l1.find(line, true); slot >= 0) {
+    l1.state(slot).valid |= sectors;
+  }
+  return l2_access(at, line, sectors, true);
+}
+
+Cycle MemoryHierarchy::l1_read(std::int64_t sm, Cycle at, std::uint64_t line,
+                               std::uint8_t sectors) {
+  SectorCache& l1 = l1_[static_cast<std::size_t>(sm)];
+  const int wanted = std::popcount(sectors);
+  stats_.l1_reads += wanted;
+  std::int64_t slot = l1.find(line, true);
+  const std::uint8_t present = slot >= 0 ? (l1.state(slot).valid & sectors) : 0;
+  const std::uint8_t missing = sectors & ~present;
+  stats_.l1_read_hits += std::popcount(present);
+  Cycle done = at + config_.l1_hit_cycles;
+  if (present && l1.state(slot).ready > at) {
+    stats_.l1_pending_hits += std::popcount(present);
+    done = std::max(done, l1.state(slot).ready);
+  }
+  if (!missing) return done;
+
+  // A miss: merge into this line's outstanding miss, or take a free MSHR
+  // (waiting for the earliest to free when none is).
+  Mshr* entry = nullptr;
+  Mshr* base = &mshrs_[static_cast<std::size_t>(sm * config_.l1_mshrs)];
+  Mshr* earliest = base;
+  for (std::int64_t m = 0; m < config_.l1_mshrs; ++m) {
+    Mshr& e = base[m];
+    if (e.line == line && e.ready > at) entry = &e;
+    if (e.ready < earliest->ready) earliest = &e;
+  }
+  Cycle issue = at;
+  if (entry) {
+    ++stats_.mshr_merges;
+  } else {
+    entry = earliest;
+    if (entry->ready > at) {
+      stats_.mshr_stall_cycles += entry->ready - at;
+      issue = entry->ready;
+    }
+    entry->line = line;
+    entry->ready = 0;
+  }
+  const Cycle filled = l2_access(issue, line, missing, false);
+  entry->ready = std::max(entry->ready, filled);
+  if (slot < 0) {
+    ++stats_.l1_line_misses;
+    SectorCache::Evicted gone;  // L1 holds no dirty data
+    slot = l1.install(line, gone);
+  }
+  SectorCache::Line& s = l1.state(slot);
+  s.valid |= missing;
+  s.ready = std::max(s.ready, filled);
+  return std::max(done, filled);
+}
+
+Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t sectors,
+                                 bool is_write) {
+  const std::int64_t b = bank_of(line);
+  Cycle& port = l2_port_[static_cast<std::size_t>(b)];
+  const Cycle at = std::max(cycle, port);
+  stats_.l2_bank_wait_cycles += at - cycle;
+  port = at + 1;
+  SectorCache& l2 = l2_[static_cast<std::size_t>(b)];
+  const std::uint64_t address = line << kLineShift;
+  const Cycle hit = at + config_.l2_hit_cycles;
+  std::int64_t slot = l2.find(line, true);
+  auto write_back = [&](const SectorCache::Evicted& gone) {
+    for (int s = 0; s < kSectorsPerLine; ++s)
+      if (gone.dirty >> s & 1) dram_.transfer((gone.line << kLineShift) + (s << kSectorShift), at, true);
+  };
+  if (is_write) {
+    stats_.l2_writes += std::popcount(sectors);
+    if (config_.l2_write_back) {
+      if (slot < 0) {
+        SectorCache::Evicted gone;
+        slot = l2.install(line, gone);
+        write_back(gone);
+      }
+      l2.state(slot).valid |= sectors;  // whole sectors written: nothing fetched
+      l2.state(slot).dirty |= sectors;
+    } else {
+      if (slot >= 0) l2.state(slot).valid |= sectors;
+      for (int s = 0; s < kSectorsPerLine; ++s)
+        if (sectors >> s & 1) dram_.transfer(address + (s << kSectorShift), at, true);
+    }
+    return hit;
+  }
+  stats_.l2_reads += std::popcount(sectors);
+  const std::uint8_t present = slot >= 0 ? (l2.state(slot).valid & sectors) : 0;
+  const std::uint8_t missing = sectors & ~present;
+  stats_.l2_read_hits += std::popcount(present);
+  Cycle done = hit;
+  if (present) done = std::max(done, l2.state(slot).ready + config_.l2_hit_cycles);
+  if (!missing) return done;
+  Cycle fetched = at;
+  for (int s = 0; s < kSectorsPerLine; ++s)
+    if (missing >> s & 1)
+      fetched = std::max(fetched, dram_.transfer(address + (s << kSectorShift), at, false));
+  if (slot < 0) {
+    SectorCache::Evicted gone;
+    slot = l2.install(line, gone);
+    write_back(gone);
+  }
+  SectorCache::Line& st = l2.state(slot);
+  st.valid |= missing;
+  st.ready = std::max(st.ready, fetched);
+  return std::max(done, fetched + config_.l2_hit_cycles);
+}
+
+}  // namespace tbdse

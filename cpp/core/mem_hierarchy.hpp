@@ -1,0 +1,108 @@
+// A GPU memory hierarchy as a timing model for event-driven simulators
+// (docs/memory.md, docs/MODELS.md §10): per SM a sectored set-associative L1
+// with LRU, a hit latency and a limit of outstanding misses (MSHRs); one
+// shared L2 banked by a hash of the line address (each bank one request per
+// cycle), sectored, set-associative, LRU; DRAM channels with bandwidth and
+// latency (dram.hpp).  An access returns the cycle its data is there (a
+// store: when L2 accepts it).  Two ways in: trace-driven (a warp's 32
+// addresses, coalesced; or one address) and footprint-driven (a byte range,
+// walked line by line).  Deterministic; no allocation after construction.
+// Accesses are best made in non-decreasing cycle order (resources are
+// "next free" times; an earlier access after a later one queues behind it).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "coalescer.hpp"
+#include "dram.hpp"
+#include "gpu.hpp"
+#include "sector_cache.hpp"
+
+namespace tbdse {
+
+// The GPU fields the hierarchy reads (GpuConfig's l1_*, l2_*, dram_*), in
+// cycles of the core clock.
+struct MemoryConfig {
+  std::int64_t sms = 1;
+  std::int64_t l1_sets = 32, l1_ways = 4;
+  Cycle l1_hit_cycles = 1;
+  std::int64_t l1_mshrs = 32;
+  bool l1_write_through = false;  // false: write-evict
+  std::int64_t l2_banks = 1, l2_sets = 64, l2_ways = 8;
+  Cycle l2_hit_cycles = 1;
+  bool l2_write_back = true;  // false: write-through, no allocate
+  std::int64_t dram_channels = 1;
+  double dram_bytes_per_cycle = 32.0;  // per channel
+  Cycle dram_latency = 0;
+  Cycle sample_cycles = 1000;  // DRAM backlog sampled every this many cycles (0: never)
+};
+
+// From a GPU's fields; ConfigError when a cache's size does not make a
+// power-of-two number of sets.
+MemoryConfig memory_config(const GpuConfig& gpu);
+
+struct MemoryStats {
+  std::int64_t requests = 0;           // access calls
+  std::int64_t l1_reads = 0, l1_read_hits = 0;  // sectors
+  std::int64_t l1_pending_hits = 0;    // hits on a sector still being fetched (merged)
+  std::int64_t l1_line_misses = 0;     // reads whose line was absent
+  std::int64_t l1_writes = 0;          // sectors
+  std::int64_t mshr_merges = 0;        // misses merged into an outstanding miss to their line
+  std::int64_t mshr_stall_cycles = 0;  // misses waiting for a free MSHR
+  std::int64_t l2_reads = 0, l2_read_hits = 0, l2_writes = 0;  // sectors
+  std::int64_t l2_bank_wait_cycles = 0;  // requests waiting for a busy bank
+  std::int64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  std::int64_t latency_sum = 0;        // sum of (completion - cycle) over requests
+  double l1_hit_rate() const { return l1_reads ? double(l1_read_hits) / double(l1_reads) : 0; }
+  double l2_hit_rate() const { return l2_reads ? double(l2_read_hits) / double(l2_reads) : 0; }
+  double average_latency() const { return requests ? double(latency_sum) / double(requests) : 0; }
+  std::int64_t dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
+};
+
+class MemoryHierarchy {
+ public:
+  explicit MemoryHierarchy(const MemoryConfig& config);
+
+  // One warp instruction: active threads' addresses (bytes each) coalesced
+  // into line requests that SM `sm`'s L1 takes one per cycle from `cycle`.
+  Cycle access_warp(std::int64_t sm, Cycle cycle, const std::uint64_t* addresses,
+                    std::uint32_t active, std::int64_t bytes, bool is_write);
+  // One thread's access of `bytes` at `address`.
+  Cycle access(std::int64_t sm, Cycle cycle, std::uint64_t address, std::int64_t bytes,
+               bool is_write);
+  // A footprint: [base, base + bytes) walked as line requests, one per cycle.
+  Cycle access_range(std::int64_t sm, Cycle cycle, std::uint64_t base, std::int64_t bytes,
+                     bool is_write);
+
+  const MemoryStats& stats() const;
+  // DRAM backlog (sector transfers queued or in service) every sample_cycles.
+  const std::vector<double>& dram_queue_samples() const { return samples_; }
+  const MemoryConfig& config() const { return config_; }
+
+ private:
+  struct Mshr {
+    std::uint64_t line = SectorCache::kNoLine;
+    Cycle ready = 0;
+  };
+  Cycle begin(Cycle cycle);
+  Cycle finish(Cycle cycle, Cycle done);
+  Cycle line_request(std::int64_t sm, Cycle cycle, std::uint64_t line, std::uint8_t sectors,
+                     bool is_write);
+  Cycle l1_read(std::int64_t sm, Cycle at, std::uint64_t line, std::uint8_t sectors);
+  Cycle l2_access(Cycle cycle, std::uint64_t line, std::uint8_t sectors, bool is_write);
+  std::int64_t bank_of(std::uint64_t line) const;
+
+  MemoryConfig config_;
+  std::vector<SectorCache> l1_;
+  std::vector<Cycle> l1_port_;    // per SM: when its L1 takes the next line request
+  std::vector<Mshr> mshrs_;       // sms x l1_mshrs
+  std::vector<SectorCache> l2_;   // per bank
+  std::vector<Cycle> l2_port_;    // per bank
+  Dram dram_;
+  mutable MemoryStats stats_;
+  std::vector<double> samples_;
+  Cycle next_sample_ = 0;
+};
+
+}  // namespace tbdse

@@ -1,0 +1,46 @@
+#include "sector_cache.hpp"
+
+#include <string>
+
+#include "errors.hpp"
+
+namespace tbdse {
+
+SectorCache::SectorCache(std::int64_t sets, std::int64_t ways)
+    : set_mask_(static_cast<std::uint64_t>(sets - 1)), ways_(ways) {
+  if (sets < 1 || (sets & (sets - 1)) != 0 || ways < 1)
+    throw ConfigError("a cache needs a power-of-two number of sets and at least one way; got " +
+                      std::to_string(sets) + " sets of " + std::to_string(ways) + " ways");
+  const auto n = static_cast<std::size_t>(sets * ways);
+  tags_.assign(n, kNoLine);
+  stamps_.assign(n, 0);
+  lines_.assign(n, Line{});
+}
+
+std::int64_t SectorCache::install(std::uint64_t line, Evicted& evicted) {
+  const std::int64_t base = static_cast<std::int64_t>(line & set_mask_) * ways_;
+  std::int64_t victim = base;
+  for (std::int64_t w = 0; w < ways_; ++w) {
+    const std::int64_t s = base + w;
+    if (tags_[s] == kNoLine) {
+      victim = s;
+      break;
+    }
+    if (stamps_[s] < stamps_[victim]) victim = s;
+  }
+  evicted = {tags_[victim], tags_[victim] == kNoLine ? std::uint8_t{0} : lines_[victim].dirty};
+  tags_[victim] = line;
+  stamps_[victim] = ++clock_;
+  lines_[victim] = Line{};
+  return victim;
+}
+
+void SectorCache::invalidate(std::uint64_t line) {
+  const std::int64_t slot = find(line, false);
+  if (slot < 0) return;
+  tags_[slot] = kNoLine;
+  stamps_[slot] = 0;
+  lines_[slot] = Line{};
+}
+
+}  // namespace tbdse
