@@ -57,10 +57,28 @@ __all__ = [
 ]
 
 
+# Public submodules that are not imported above: loaded on first use (plot and
+# experiment import matplotlib / YAML machinery), and listed by dir(tbdse).
+_LAZY = (
+    "examples",
+    "executors",
+    "experiment",
+    "plot",
+    "results",
+    "runner",
+    "schema",
+    "store",
+    "yamlio",
+)
+
+
 def __getattr__(name: str) -> object:
-    # plot and experiment import matplotlib / YAML machinery: load them on first use.
-    if name in ("plot", "experiment"):
+    if name in _LAZY:
         import importlib
 
         return importlib.import_module(f"tbdse.{name}")
     raise AttributeError(f"module 'tbdse' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, "errors"})

@@ -106,10 +106,25 @@ class Gpu:
         return hash((self.name, tuple(sorted(self._values.items()))))
 
     def __repr__(self) -> str:
-        base = _core.gpu_preset(self.name) if self.name in preset_names() else None
-        changed = {k: v for k, v in self._values.items() if base is None or base[k] != v}
+        """The name and the fields that differ from the preset of that name (from
+        the defaults for a GPU that is no preset); ``str(gpu)`` lists them all."""
+        if self.name in preset_names():
+            base = _core.gpu_preset(self.name)
+        else:
+            base = {f["name"]: f["default"] for f in field_info()}
+        changed = {k: v for k, v in self._values.items() if base.get(k) != v}
         args = ", ".join(f"{k}={v!r}" for k, v in changed.items())
         return f"Gpu({self.name!r}{', ' if args else ''}{args})"
+
+    def __str__(self) -> str:
+        """Every field, one a line: name, value, unit."""
+        units = {f["name"]: f["unit"] for f in field_info()}
+        width = max(map(len, self._values))
+        lines = [f"Gpu {self.name!r}"]
+        for key, value in self._values.items():
+            unit = f"  {units[key]}" if units.get(key) else ""
+            lines.append(f"  {key:<{width}}  {value!s:>10}{unit}")
+        return "\n".join(lines)
 
 
 def preset(name: str, **overrides: Any) -> Gpu:

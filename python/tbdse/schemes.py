@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import pandas as pd
 
@@ -22,23 +22,7 @@ from tbdse._params import encode_all, unknown_name
 from tbdse.errors import ConfigError
 
 __all__ = [
-    "Baseline",
-    "BlockMaestro",
-    "Cdp",
-    "Data",
-    "DataflowIdeal",
-    "DepLinks",
-    "GlobalBarrier",
-    "Hwwl",
-    "IdealBaseline",
-    "Juggler",
-    "Prelaunch",
     "Scheme",
-    "Sgmf",
-    "Simt",
-    "Topology",
-    "Vgiw",
-    "Wireframe",
     "gpu_fields_read",
     "info",
     "list_schemes",
@@ -144,18 +128,57 @@ REPLACED_PARAMS: dict[str, str] = {
 }
 
 
+def _same(value: Any, default: Any) -> bool:
+    """``value`` is the default (of the same type: 1 is not True)."""
+    return type(value) is type(default) and value == default
+
+
+def _unknown_param(name: str, key: str, valid: list[str]) -> ConfigError:
+    exc = unknown_name("parameter", key, valid, f"scheme '{name}'")
+    if key in REPLACED_PARAMS:
+        return ConfigError(f"{exc}; '{key}' was replaced {REPLACED_PARAMS[key]}")
+    return exc
+
+
+_S = TypeVar("_S", bound="Scheme")
+
+
 class Scheme:
     """A scheme name with parameter values (defaults for those not given)."""
 
     scheme_name: ClassVar[str | None] = None
 
+    def __new__(cls: type[_S], *args: Any, **params: Any) -> _S:
+        # A scheme class (td.schemes.Wireframe) takes keyword arguments only: a
+        # name given to it would otherwise make another scheme.  Checked here,
+        # before Python binds the arguments to the class's __init__, so that a
+        # mistake is a ConfigError that names the valid parameters.
+        if cls.scheme_name is not None:
+            if args:
+                raise ConfigError(
+                    f"{cls.__name__} takes its parameters as keywords "
+                    f"({cls.__name__}(param=value, ...)); got {excerpt(args[0])}; "
+                    f"for a scheme by name use td.Scheme(name, ...)"
+                )
+            meta = info(cls.scheme_name)
+            valid = [p["name"] for p in meta["params"]]
+            for key in params:
+                if key != "label" and key not in valid:
+                    raise _unknown_param(cls.scheme_name, key, valid)
+        return object.__new__(cls)
+
     def __init__(
         self, name: str | None = None, /, *, label: str | None = None, **params: Any
     ) -> None:
+        if name is not None and self.scheme_name is not None:
+            raise ConfigError(f"{type(self).__name__} takes no scheme name; got {excerpt(name)}")
         name = name or self.scheme_name
         if name is None:
             raise ConfigError("a scheme needs a name")
         meta = info(name)
+        if self.scheme_name is not None:  # a class passes every parameter: keep those given
+            defaults = {p["name"]: p["default"] for p in meta["params"]}
+            params = {k: v for k, v in params.items() if not _same(v, defaults.get(k))}
         try:
             encoded = encode_all(meta["params"], params, f"scheme '{name}'")
         except ConfigError as exc:
@@ -223,121 +246,6 @@ class Scheme:
         return base + (f"({', '.join(shown)})" if shown else "")
 
 
-class GlobalBarrier(Scheme):
-    """One host kernel launch per launch group (Wireframe Code Block 1)."""
-
-    scheme_name = "global_barrier"
-
-
-class Cdp(Scheme):
-    """Nested CUDA dynamic parallelism: a device launch per launch group."""
-
-    scheme_name = "cdp"
-
-
-class DepLinks(Scheme):
-    """One launch; barriers between groups as dependency edges (Wireframe Fig. 2)."""
-
-    scheme_name = "deplinks"
-
-
-class DataflowIdeal(Scheme):
-    """One launch, fine-grain dependencies, unlimited scheduler buffers."""
-
-    scheme_name = "dataflow_ideal"
-
-
-class Wireframe(Scheme):
-    """Wireframe's dependency-aware TB scheduler with a finite Dependency Graph
-    Buffer, LRR or level-bounded issue (MICRO-50 2017; docs/models/wireframe.md)."""
-
-    scheme_name = "wireframe"
-
-
-class Hwwl(Scheme):
-    """The fine-grain hardware worklist: per-lane banks, WAIT/DONE pulls, work
-    redistribution and virtualization (MICRO-47 2014; docs/models/hwwl.md)."""
-
-    scheme_name = "hwwl"
-
-
-class Topology(Scheme):
-    """Topology-driven software worklist baseline: a kernel per super-step over every node."""
-
-    scheme_name = "topology"
-
-
-class Data(Scheme):
-    """Data-driven, double-buffered software worklist baseline (HWWL Fig. 2)."""
-
-    scheme_name = "data"
-
-
-class Baseline(Scheme):
-    """A multi-kernel application as a plain stream runs it: kernels one after
-    another, each launch after the previous kernel completed (BlockMaestro Fig. 9)."""
-
-    scheme_name = "baseline"
-
-
-class IdealBaseline(Scheme):
-    """The baseline without kernel launch overhead (BlockMaestro Fig. 9)."""
-
-    scheme_name = "ideal_baseline"
-
-
-class Prelaunch(Scheme):
-    """Kernels launched while earlier ones run, their launches pipelined; TBs
-    wait for the whole previous kernel unless independent of it (BlockMaestro
-    §III-C)."""
-
-    scheme_name = "prelaunch"
-
-
-class BlockMaestro(Scheme):
-    """Kernel pre-launching with TB-level dependencies between consecutive
-    kernels (ISCA 2021; docs/models/blockmaestro.md)."""
-
-    scheme_name = "blockmaestro"
-
-
-class Juggler(Scheme):
-    """Juggler's in-GPU task runtime: persistent worker TBs with one queue each,
-    dependencies resolved on the GPU, lrr / grr / lf queue insertion (PPoPP 2018;
-    docs/models/juggler.md)."""
-
-    scheme_name = "juggler"
-
-
-class Simt(Scheme):
-    """A Fermi SM running a control-flow kernel: warps of ``warp_size`` with
-    active masks, reconvergence at the immediate post-dominator; time is the
-    busiest issue pipe (ALU lanes, ``ldst_units``, ``sfu_units``, issue width,
-    all scaled by ``issue_efficiency``) or DRAM at ``dram_bytes_per_cycle``;
-    ``rf_accesses_per_instruction`` counts register-file accesses (VGIW §2,
-    Fig. 1b; docs/models/vgiw.md)."""
-
-    scheme_name = "simt"
-
-
-class Sgmf(Scheme):
-    """The whole kernel mapped once on the fabric (``fabric_*`` unit counts,
-    ``fabric_scale``), or "does not map" (a NaN row with ``maps`` = 0); every
-    thread flows through every path (SGMF, ISCA 2014; docs/models/vgiw.md)."""
-
-    scheme_name = "sgmf"
-
-
-class Vgiw(Scheme):
-    """Control-flow coalescing: the smallest block id with waiting threads
-    runs its thread vector on the fabric; ``reconfig_model`` fixed
-    (``reconfig_cycles``) or sqrt (11 x sqrt(units), twice); tiles of
-    ``cvt_bits`` / blocks threads; live values through the LVC
-    (``lvc_line_threads``, ``split_cut_values``) (VGIW §2-3; docs/models/vgiw.md)."""
-
-    scheme_name = "vgiw"
-
-
 def as_scheme(value: Scheme | str | Mapping[str, Any]) -> Scheme:
     """Accepts a Scheme, a scheme name, or a mapping {'name': ..., param: value}."""
     if isinstance(value, Scheme):
@@ -373,3 +281,11 @@ def list_schemes() -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+# The scheme classes (GlobalBarrier, Wireframe, ...), generated from the
+# registry by scripts/make_scheme_classes.py.
+from tbdse import _scheme_classes  # noqa: E402
+from tbdse._scheme_classes import *  # noqa: E402, F403
+
+__all__ += _scheme_classes.__all__

@@ -6,7 +6,7 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -348,13 +348,18 @@ GENERATORS: dict[str, Generator] = {}
 _COMMON = {"cost", "kernels", "kernel", "name"}
 
 
+_F = TypeVar("_F", bound=Callable[..., "Workload"])
+
+
 def generator(
     name: str, naming: Callable[[Mapping[str, Any]], str] | None = None
-) -> Callable[[Callable[..., Workload]], Callable[..., Workload]]:
+) -> Callable[[_F], _F]:
     """Registers a workload generator under ``name`` (for YAML files and sweeps);
-    ``naming`` gives a workload's default name from its parameters."""
+    ``naming`` gives a workload's default name from its parameters.  The
+    registered function keeps its signature, for help(), IDEs and type checkers
+    (functools.wraps at run time, the type variable for mypy)."""
 
-    def register(func: Callable[..., Workload]) -> Callable[..., Workload]:
+    def register(func: _F) -> _F:
         sig = inspect.signature(func)
         params = {k: p for k, p in sig.parameters.items() if k not in _COMMON}
         doc = (func.__doc__ or "").strip().splitlines()[0] if func.__doc__ else ""
@@ -373,7 +378,7 @@ def generator(
 
         gen = Generator(name, checked, doc, params, naming)
         GENERATORS[name] = gen
-        return checked
+        return cast(_F, checked)
 
     return register
 
