@@ -6,8 +6,10 @@
 # the compiler's libasan preloaded into Python).  Exits non-zero on a failed
 # test or any sanitizer report, including one from a subprocess.
 #
-#   scripts/sanitize.sh                 everything (C++ tests, whole pytest suite)
-#   scripts/sanitize.sh -k sweep        extra arguments go to pytest
+#   scripts/sanitize.sh                 C++ tests, then the pytest suite but the notebooks
+#   scripts/sanitize.sh -k sweep        arguments go to pytest (instead of the default
+#                                       --ignore=tests/test_notebooks.py)
+#   scripts/sanitize.sh tests           everything, the notebooks too (far slower)
 #   scripts/sanitize.sh --cpp-only      only the C++ unit tests (CI runs this)
 #   scripts/sanitize.sh --no-build      reuse build/asan as it is
 #
@@ -32,6 +34,11 @@ san_env=("ASAN_OPTIONS=$asan_common:detect_stack_use_after_return=1"
 # The Python interpreter's own allocations at exit are reported as leaks:
 # leak detection is off for Python (a documented false positive).
 san_py_env=("ASAN_OPTIONS=$asan_common:detect_leaks=0" "$ubsan")
+
+# The notebooks run the same API on larger inputs and take most of the time
+# under ASan (each executes its sweeps in a kernel); they are left out unless
+# pytest arguments are given.
+if [ ${#san_args[@]} -eq 0 ]; then san_args=(--ignore=tests/test_notebooks.py); fi
 
 start=$SECONDS
 if [ "$san_no_build" = 0 ]; then
