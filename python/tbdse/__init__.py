@@ -8,7 +8,8 @@
 
 Modules: :mod:`tbdse.gpus`, :mod:`tbdse.workloads`, :mod:`tbdse.cost`,
 :mod:`tbdse.schemes`, :mod:`tbdse.plot`, :mod:`tbdse.experiment`, :mod:`tbdse.store`,
-:mod:`tbdse.space` (design spaces and sampling designs); :func:`tbdse.pareto`,
+:mod:`tbdse.space` (design spaces and sampling designs), :mod:`tbdse.memory` (the
+memory hierarchy, trace-driven); :func:`tbdse.pareto`,
 :func:`tbdse.search` (Optuna), :mod:`tbdse.executors` (Dask).
 """
 
@@ -16,6 +17,7 @@ from tbdse import (
     _core,
     cost,
     gpus,
+    memory,
     schemes,
     space,  # light: it imports SciPy only to draw a Latin hypercube or Sobol' design
     workloads,
@@ -47,6 +49,7 @@ __all__ = [
     "__version__",
     "cost",
     "gpus",
+    "memory",
     "pareto",
     "schemes",
     "search",

@@ -242,3 +242,25 @@ class Sweep:
     def run_single(
         self, index: int, record: bool = False, timeout_s: float = 0.0
     ) -> dict[str, Any]: ...
+
+class MemoryHierarchy:
+    def __init__(self, gpu: tuple[str, Mapping[str, float]], sample_cycles: int) -> None: ...
+    def replay(
+        self,
+        sm: npt.NDArray[np.int64],
+        cycle: npt.NDArray[np.int64],
+        address: npt.NDArray[np.uint64],
+        is_write: npt.NDArray[np.bool_],
+        bytes: int,
+    ) -> npt.NDArray[np.int64]: ...
+    def replay_warps(
+        self,
+        sm: npt.NDArray[np.int64],
+        cycle: npt.NDArray[np.int64],
+        address: npt.NDArray[np.uint64],
+        active: npt.NDArray[np.uint32],
+        is_write: npt.NDArray[np.bool_],
+        bytes: int,
+    ) -> npt.NDArray[np.int64]: ...
+    def stats(self) -> dict[str, float]: ...
+    def dram_queue_samples(self) -> npt.NDArray[np.float64]: ...
