@@ -241,7 +241,9 @@ def test_application_files_are_workloads(tmp_path: Path) -> None:
     bm = df[df["scheme"] == "blockmaestro"]
     assert (bm["speedup"] > 1).all()  # the second launch is hidden behind the first kernel
     bad = text.replace("file: apps/pair.yaml", "file: apps/pair.yaml\n  format: cuda")
-    formats = "'stg', 'edge_list', 'application', 'tasks', 'cfg'"
+    formats = (
+        "'stg', 'edge_list', 'application', 'tasks', 'cfg', 'dot', 'wfcommons', 'matrix_market'"
+    )
     assert f"must be one of {formats}; got 'cuda'" in problems_of(write(tmp_path, bad, "bad.yaml"))
 
 

@@ -59,11 +59,19 @@ FILE_GENERATORS = {
     "application": "application_file",
     "tasks": "tasks_file",
     "cfg": "cfg_file",
+    "dot": "dot",
+    "wfcommons": "wfcommons",
+    "matrix_market": "matrix_market",
 }
+# Matched after a ".gz" (read decompressed) is set aside.
 FILE_FORMAT_BY_SUFFIX = {
     ".tasks.yaml": "tasks",
     ".tasks.yml": "tasks",
     ".stg": "stg",
+    ".dot": "dot",
+    ".gv": "dot",
+    ".json": "wfcommons",
+    ".mtx": "matrix_market",
     ".yaml": "application",
     ".yml": "application",
 }
@@ -362,8 +370,9 @@ def _workload(
 
 
 def _format_by_suffix(file: Path) -> str:
-    """The format a file's name implies (the longest matching suffix), else edge_list."""
-    name = file.name.lower()
+    """The format a file's name implies (the longest matching suffix, a ``.gz``
+    set aside: compressed inputs are read decompressed), else edge_list."""
+    name = file.name.lower().removesuffix(".gz")
     return next((f for s, f in FILE_FORMAT_BY_SUFFIX.items() if name.endswith(s)), "edge_list")
 
 

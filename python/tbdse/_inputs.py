@@ -9,6 +9,14 @@ long (checked before reading, and the read itself is bounded), and, inside
 refusal is a ConfigError naming the path and why.  Files the C++ readers open
 by path (graph files) are checked with :func:`check_input` first.
 
+A name ending in ``.gz`` is a gzip-compressed input, read decompressed
+everywhere: the limits hold for the compressed file and, checked while
+decompressing, for what it holds (:data:`MAX_INPUT_BYTES` each), so a "zip
+bomb" is a ConfigError, not memory exhaustion.  For the C++ readers, which
+open a path, :func:`input_path` decompresses into a temporary folder tbdse
+owns and removes, and :func:`named` puts the original name back into their
+messages.
+
 Messages quote file contents only through :func:`excerpt`: at most a short,
 escaped piece, never a whole file.
 """
@@ -19,6 +27,8 @@ import contextlib
 import contextvars
 import os
 import stat
+import tempfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +40,10 @@ __all__ = [
     "check_input",
     "current_root",
     "excerpt",
+    "input_path",
     "input_root",
+    "is_gzip",
+    "named",
     "quoted",
     "read_input",
     "shown",
@@ -40,6 +53,8 @@ __all__ = [
 # network of tens of millions of arcs, and refuses a runaway file before it fills memory.
 MAX_INPUT_BYTES = 256 * 2**20
 EXCERPT_CHARS = 60
+# What a .gz input holds is limited like any input: checked while decompressing.
+MAX_DECOMPRESSED_BYTES = MAX_INPUT_BYTES
 
 _ROOT: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
     "tbdse_input_root", default=None
@@ -161,11 +176,93 @@ def check_input(source: str | os.PathLike[str], what: str = "file") -> Path:
     return path
 
 
+def is_gzip(source: str | os.PathLike[str]) -> bool:
+    """Whether input ``source`` is read gzip-decompressed (its name ends in .gz)."""
+    return os.fsdecode(source).lower().endswith(".gz")
+
+
 def read_input(source: str | os.PathLike[str], what: str = "file") -> bytes:
-    """The bytes of input ``source``, checked as in :func:`check_input`.
+    """The bytes of input ``source``, checked as in :func:`check_input`;
+    decompressed when its name ends in ``.gz`` (:func:`is_gzip`).
 
     Opened without blocking and re-checked on the open descriptor, so a FIFO
     or device swapped in after the check is refused rather than read."""
+    raw = _read_raw(source, what)
+    if isinstance(source, (str, os.PathLike)) and is_gzip(source):
+        return b"".join(_gunzip(raw, shown(source), what))
+    return raw
+
+
+def _gunzip(data: bytes, name: str, what: str) -> Iterator[bytes]:
+    """The decompressed pieces of gzip ``data`` (one member or several); a
+    ConfigError for data that is not gzip, is cut short, or would decompress
+    beyond :data:`MAX_DECOMPRESSED_BYTES` (checked before the excess is made)."""
+    left = MAX_DECOMPRESSED_BYTES
+    rest = data
+    if not rest:
+        raise ConfigError(f"{name}: the {what} is empty, not gzip-compressed data")
+    while rest:
+        unpack = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        pending = rest
+        while True:
+            try:
+                piece = unpack.decompress(pending, min(left + 1, 1 << 20))
+            except zlib.error as exc:
+                raise ConfigError(
+                    f"{name}: the {what} is not valid gzip-compressed data ({exc}); "
+                    "a file named .gz is read decompressed"
+                ) from None
+            left -= len(piece)
+            if left < 0:
+                raise ConfigError(
+                    f"{name}: the {what} decompresses to more than "
+                    f"{MAX_DECOMPRESSED_BYTES:,} bytes; inputs are limited to that"
+                )
+            if piece:
+                yield piece
+            pending = unpack.unconsumed_tail
+            if unpack.eof or (not pending and not piece):
+                break
+        if not unpack.eof:
+            raise ConfigError(f"{name}: the {what} is cut short (the gzip data ends early)")
+        rest = unpack.unused_data
+        if rest.strip(b"\x00") == b"":  # padding after the last member
+            break
+
+
+@contextlib.contextmanager
+def input_path(source: str | os.PathLike[str], what: str = "file") -> Iterator[str]:
+    """A path a C++ reader can open for input ``source``: the checked file
+    itself, or for a ``.gz`` input its decompressed contents in a temporary
+    folder that is removed when the block ends.  Wrap the reader in
+    :func:`named` so its messages name ``source``, not the temporary file."""
+    if not (isinstance(source, (str, os.PathLike)) and is_gzip(source)):
+        yield str(check_input(source, what))
+        return
+    raw = _read_raw(source, what)
+    with tempfile.TemporaryDirectory(prefix="tbdse-gz-") as folder:
+        name = os.fsdecode(os.path.basename(os.fspath(source)))[:-3] or "input"
+        target = os.path.join(folder, name if name.isprintable() else "input")
+        with open(target, "wb") as out:
+            for piece in _gunzip(raw, shown(source), what):
+                out.write(piece)
+        del raw
+        yield target
+
+
+@contextlib.contextmanager
+def named(temporary: str, source: str | os.PathLike[str]) -> Iterator[None]:
+    """ConfigErrors raised in the block name ``source`` where they said ``temporary``."""
+    try:
+        yield
+    except ConfigError as exc:
+        message = str(exc)
+        if temporary == os.fspath(source) or temporary not in message:
+            raise
+        raise ConfigError(message.replace(temporary, shown(source))) from None
+
+
+def _read_raw(source: str | os.PathLike[str], what: str) -> bytes:
     path = check_input(source, what)
     name = shown(source)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)

@@ -2,7 +2,8 @@
 
 Generators (registered by name for YAML files and sweeps): ``wavefront``,
 ``barrier``, ``global_barrier``, ``pairwise_barrier``, ``layered_random``,
-``chain``, ``independent``, ``stg`` and ``edge_list`` (files), and
+``chain``, ``independent``, ``stg``, ``edge_list``, ``dot``, ``wfcommons`` and
+``matrix_market`` (files: :mod:`tbdse.workloads.formats`), and
 ``wireframe_benchmark`` (the six benchmarks of Wireframe §5.2).  Converters:
 :func:`from_edges`, :func:`from_networkx`; :class:`DepLinks` declares
 dependencies per thread block as Wireframe's DepLinks API does.
@@ -40,6 +41,7 @@ from tbdse.workloads.cfg import (
     vgiw_example,
 )
 from tbdse.workloads.deplinks import DepLinks
+from tbdse.workloads.formats import read_dot, read_matrix_market, read_wfcommons
 from tbdse.workloads.generators import (
     barrier,
     chain,
@@ -99,8 +101,11 @@ __all__ = [
     "lonestar_names",
     "make",
     "pairwise_barrier",
+    "read_dot",
     "read_edge_list",
+    "read_matrix_market",
     "read_stg",
+    "read_wfcommons",
     "rodinia",
     "rodinia_names",
     "sssp",

@@ -29,7 +29,7 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._checks import flag, real, text, whole
-from tbdse._inputs import check_input
+from tbdse._inputs import input_path, named, shown
 from tbdse.errors import ConfigError
 
 __all__ = [
@@ -108,61 +108,97 @@ def uniform(
     )
 
 
-def _input(path: str | os.PathLike[str], caller: str) -> str:
-    """A graph file's path for the C++ readers, checked first as every input is
-    (a regular file within the size limit and the input root: tbdse._inputs)."""
-    return str(check_input(text(path, f"{caller}: 'path'", path_ok=True), "graph file"))
+def _read_file(reader: Any, path: str | os.PathLike[str], caller: str, *args: Any) -> Any:
+    """``reader`` (a C++ reader) over a graph file, checked first as every input is
+    (a regular file within the size limit and the input root: tbdse._inputs); a
+    ``.gz`` file is decompressed (bounded) into a temporary file, and messages
+    name the file given."""
+    name = text(path, f"{caller}: 'path'", path_ok=True)
+    with input_path(name, "graph file") as local, named(local, name):
+        return _parse(reader, local, name, *args)
 
 
-def _parse(reader: Any, path: str, *args: Any) -> _core.Digraph:
+def _parse(reader: Any, path: str, name: str, *args: Any) -> Any:
     try:
         return reader(path, *args)
     except UnicodeDecodeError:
         # The C++ reader's message quoted a line holding bytes that are not
         # UTF-8, which Python cannot turn into the ConfigError's text.
         raise ConfigError(
-            f"{path}: the graph file holds bytes that are not UTF-8 text on a line "
+            f"{shown(name)}: the graph file holds bytes that are not UTF-8 text on a line "
             "that could not be read"
         ) from None
 
 
 def read_dimacs(path: str | os.PathLike[str]) -> _core.Digraph:
     """A 9th DIMACS Challenge shortest-path file (``.gr``): 'c' comments, one
-    'p sp N M' line and M arc lines 'a U V W' with 1-based ids (made 0-based)."""
-    return _parse(_core.read_dimacs_digraph, _input(path, "read_dimacs"))
+    'p sp N M' line and M arc lines 'a U V W' with 1-based ids (made 0-based).
+    A name ending in ``.gz`` is read gzip-decompressed (as every reader here)."""
+    return _read_file(_core.read_dimacs_digraph, path, "read_dimacs")
 
 
 def read_edge_list(path: str | os.PathLike[str], *, one_based: bool = False) -> _core.Digraph:
     """One arc per line, 'U V' or 'U V W' (spaces, tabs or commas), '#' or '%'
     comments; every line has a weight or none.  Nodes = largest id + 1."""
-    return _parse(
+    return _read_file(
         _core.read_edge_list_digraph,
-        _input(path, "read_edge_list"),
+        path,
+        "read_edge_list",
         flag(one_based, "read_edge_list: 'one_based'"),
     )
 
 
-def read_matrix_market(path: str | os.PathLike[str]) -> _core.Digraph:
+def read_matrix_market(
+    path: str | os.PathLike[str], *, weight_scale: float | None = None
+) -> _core.Digraph:
     """A Matrix Market file ('%%MatrixMarket matrix coordinate <pattern|integer|real>
     <general|symmetric>'): entry (i, j) is the arc i -> j; a symmetric file also
-    gives j -> i.  Values are the weights (whole numbers >= 0); pattern entries
-    weigh 1."""
-    return _parse(_core.read_matrix_market_digraph, _input(path, "read_matrix_market"))
+    gives j -> i.  Pattern entries weigh 1.
+
+    Without ``weight_scale`` the values are the weights and must be whole
+    numbers >= 0.  With it (a number > 0) each weight is
+    ``round(value * weight_scale)`` (half to even), so real-valued matrices
+    (``real`` files: distances, conductances) become the whole-number weights
+    the core takes: a negative value, or one whose weight exceeds 2^31 - 1, is
+    refused with its line; a positive value that rounds to 0 gives weight 0.
+    """
+    if weight_scale is None:
+        return _read_file(_core.read_matrix_market_digraph, path, "read_matrix_market")
+    from tbdse.workloads.formats import matrix_market_arcs
+
+    scale = real(weight_scale, "read_matrix_market: 'weight_scale'")
+    if not 0 < scale <= 1e12:
+        raise ConfigError(
+            f"read_matrix_market: 'weight_scale' must be > 0 and at most 1e12; got {scale!r}"
+        )
+    nodes, src, dst, weights = matrix_market_arcs(path, scale, MAX_WEIGHT)
+    if weights is None:
+        return from_edges(np.stack([src, dst], axis=1), nodes)
+    return from_edges(np.stack([src, dst], axis=1), nodes, weights)
 
 
-def read(path: str | os.PathLike[str], format: str | None = None) -> _core.Digraph:
+def read(
+    path: str | os.PathLike[str], format: str | None = None, *, weight_scale: float | None = None
+) -> _core.Digraph:
     """A graph file in ``format`` ('dimacs', 'matrix_market' or 'edge_list'), by
-    default chosen by the suffix: ``.gr`` DIMACS, ``.mtx`` Matrix Market, else
-    a 0-based edge list."""
+    default chosen by the suffix (after a ``.gz``, read decompressed): ``.gr``
+    DIMACS, ``.mtx`` Matrix Market, else a 0-based edge list.  ``weight_scale``
+    applies to Matrix Market files (:func:`read_matrix_market`)."""
     name = text(path, "read: 'path'", path_ok=True)
     if format is None:
-        suffix = Path(name).suffix.lower()
+        stem = name[:-3] if name.lower().endswith(".gz") else name
+        suffix = Path(stem).suffix.lower()
         format = {".gr": "dimacs", ".mtx": "matrix_market"}.get(suffix, "edge_list")
     format = text(format, "read: 'format'")
+    if weight_scale is not None and format != "matrix_market":
+        raise ConfigError(
+            f"read: 'weight_scale' applies to Matrix Market files; {shown(name)} is read as "
+            f"{format}"
+        )
     if format == "dimacs":
         return read_dimacs(name)
     if format == "matrix_market":
-        return read_matrix_market(name)
+        return read_matrix_market(name, weight_scale=weight_scale)
     if format == "edge_list":
         return read_edge_list(name)
     raise ConfigError(f"read: unknown graph file format {format!r}; valid: {', '.join(FORMATS)}")

@@ -4,8 +4,11 @@
 
 * :func:`bfs` and :func:`sssp` relax real distances over a graph, generated
   (``rmat``, ``grid``, ``uniform``) or read from a file (DIMACS ``.gr``,
-  Matrix Market ``.mtx``, edge list); every run's distances are checked
-  against a reference solution.
+  Matrix Market ``.mtx``, edge list, each also ``.gz``-compressed); every
+  run's distances are checked against a reference solution.  A ``.mtx`` with
+  real values needs ``weight_scale``: weight = round(value * weight_scale)
+  (``graphs.read_matrix_market``); 0, the default, takes whole-number values
+  as they are.
 * :func:`lonestar` stands in for the LonestarGPU benchmarks tbdse does not
   model instruction by instruction (BH, DMR, MST, SP): work and activations
   per item drawn from distributions whose parameters are derived from the
@@ -47,6 +50,7 @@ def _graph(
     symmetric: bool,
     max_weight: int,
     seed: int,
+    weight_scale: float = 0.0,
 ) -> _core.Digraph:
     if graph == "rmat":
         return graphs.rmat(nodes, degree, symmetric=symmetric, max_weight=max_weight, seed=seed)
@@ -57,7 +61,7 @@ def _graph(
     if graph == "file":
         if not path:
             raise ConfigError("graph 'file' needs 'path' (a .gr, .mtx or edge-list file)")
-        return graphs.read(path)
+        return graphs.read(path, weight_scale=weight_scale or None)
     raise unknown_name("graph kind", graph, GRAPH_KINDS)
 
 
@@ -112,6 +116,16 @@ def _graph_workload(operator: str, params: Mapping[str, Any], name: str | None) 
             f"{operator}: 'path' is only read with graph 'file' (graph is "
             f"'{params['graph']}'); set graph to 'file' or drop 'path'"
         )
+    if params["weight_scale"] and params["graph"] != "file":
+        raise ConfigError(
+            f"{operator}: 'weight_scale' applies to a Matrix Market file (graph 'file'); "
+            f"graph is '{params['graph']}'"
+        )
+    if params["weight_scale"] < 0:
+        raise ConfigError(
+            f"{operator}: 'weight_scale' must be > 0 (or 0: the file's weights are whole "
+            f"numbers, used as they are); got {params['weight_scale']!r}"
+        )
     g = _graph(
         params["graph"],
         params["nodes"],
@@ -122,6 +136,7 @@ def _graph_workload(operator: str, params: Mapping[str, Any], name: str | None) 
         params["symmetric"],
         params["max_weight"],
         params["seed"],
+        params["weight_scale"],
     )
     made = graph_operator(
         g,
@@ -132,6 +147,8 @@ def _graph_workload(operator: str, params: Mapping[str, Any], name: str | None) 
         name=name or _naming(operator)(params),
     )
     made.generator, made.params = operator, dict(params)
+    if not params["weight_scale"]:  # the default: no result column for it
+        del made.params["weight_scale"]
     return made
 
 
@@ -149,11 +166,12 @@ def bfs(
     source: int = 0,
     node_instructions: int = 10,
     arc_instructions: int = 6,
+    weight_scale: float = 0.0,
     *,
     name: str | None = None,
 ) -> Workload:
     """Breadth-first search over a graph (HWWL §II-B): graph 'rmat', 'uniform' (nodes, degree),
-    'grid' (rows, cols) or 'file' (path)."""
+    'grid' (rows, cols) or 'file' (path; a .mtx with real values: weight_scale)."""
     return _graph_workload("bfs", {k: v for k, v in locals().items() if k != "name"}, name)
 
 
@@ -171,6 +189,7 @@ def sssp(
     source: int = 0,
     node_instructions: int = 10,
     arc_instructions: int = 8,
+    weight_scale: float = 0.0,
     *,
     name: str | None = None,
 ) -> Workload:
