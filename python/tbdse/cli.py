@@ -5,6 +5,7 @@ tbdse run experiments/quickstart.yaml seed=3 'grid.gpu.sms=[15,30]'   # override
 tbdse validate experiments/quickstart.yaml
 tbdse plot results/quickstart                 # figures again, from the results store
 tbdse list [schemes|gpus|workloads|costs|metrics]
+tbdse example [NAME -o DIR]                   # the packaged examples: list, or run one
 tbdse completion bash > /etc/bash_completion.d/tbdse       # or zsh
 python -m tbdse ...                                         # the same command
 
@@ -208,7 +209,13 @@ def _parser() -> argparse.ArgumentParser:
         )
     lst = sub.add_parser("list", help="list schemes, GPU presets, workload generators, ...")
     lst.add_argument("what", nargs="?", choices=LISTS, default="schemes")
-    for command in (run, val, plot, lst, comp):
+    ex = sub.add_parser("example", help="list the packaged example experiments, or run one")
+    ex.add_argument("name", nargs="?", help="the example to run as `tbdse run` would")
+    ex.add_argument("-o", "--out", help="output folder (default: results/<example>/<date-time>)")
+    ex.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    ex.set_defaults(file=None, overrides=[], threads=None, overwrite=False, scheduler=None)
+    ex.set_defaults(trace=False, input_root=None)
+    for command in (run, val, plot, lst, comp, ex):
         talk = command.add_mutually_exclusive_group()
         talk.add_argument("-v", "--verbose", action="store_true", help="say more")
         talk.add_argument("-q", "--quiet", action="store_true", help="say only warnings and errors")
@@ -265,6 +272,14 @@ def _run(args: argparse.Namespace) -> int:
         source = args.file or str(Path(args.folder) / "resolved.yaml")
         experiment.load(source, input_root=args.input_root).plot(args.folder, echo=log.info)
         return 0
+    if args.command == "example":  # a packaged experiment file, then as `tbdse run FILE`
+        from tbdse import examples
+
+        if args.name is None:
+            for name in examples.names():
+                print(f"{name:<30} {examples.describe(name)}")
+            return 0
+        args.file = str(examples.path(args.name))
     exp = experiment.load(args.file, input_root=args.input_root, overrides=args.overrides)
     if args.command == "validate":
         log.info(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")

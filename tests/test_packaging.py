@@ -1,0 +1,73 @@
+"""What the package ships beside the code: the licence and citation files, the
+example experiments (copies of experiments/) and `tbdse example`."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+import tbdse as td
+from tbdse.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+
+def _sync_script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(
+        "sync_examples", ROOT / "scripts" / "sync_examples.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_license_and_citation_match_the_metadata() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert project["project"]["license"] == {"text": "MIT"}
+    assert license_text.startswith("MIT License")
+    assert "tbdse authors" in license_text
+    assert project["tool"]["scikit-build"]["wheel"]["license-files"] == ["LICENSE"]
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0"
+    assert cff["version"] == project["project"]["version"] == td.__version__
+    assert cff["license"] == "MIT"
+    assert cff["authors"] == [{"name": "tbdse authors"}]
+    assert cff["title"] and cff["message"]
+
+
+def test_the_packaged_examples_are_copies_of_experiments() -> None:
+    sync = _sync_script()
+    source = sync.shipped_files(ROOT / "experiments")
+    shipped = sync.shipped_files(td.examples.folder())
+    assert shipped == source, "run scripts/sync_examples.py"
+    for rel in source:
+        assert (td.examples.folder() / rel).read_bytes() == (
+            ROOT / "experiments" / rel
+        ).read_bytes(), f"{rel} differs: run scripts/sync_examples.py"
+    assert td.examples.names() == sorted(p.stem for p in (ROOT / "experiments").glob("*.yaml"))
+
+
+def test_an_unknown_example_suggests_a_name() -> None:
+    with pytest.raises(td.ConfigError, match="did you mean 'quickstart'"):
+        td.examples.path("quickstat")
+
+
+def test_tbdse_example_lists_and_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # any folder: the example's data lie beside it in the package
+    assert main(["example"]) == 0
+    listed = capsys.readouterr().out
+    assert re.search(r"^quickstart\s+Barrier baselines", listed, re.M)
+    assert main(["example", "juggler_lu_tasks", "-o", "out", "--no-progress", "-q"]) == 0
+    assert (tmp_path / "out" / "resolved.yaml").exists()
+    assert (tmp_path / "out" / "results.csv").exists()
+    assert main(["example", "quickstat"]) == 2
+    assert "did you mean 'quickstart'" in capsys.readouterr().err
