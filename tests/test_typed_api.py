@@ -126,3 +126,20 @@ def test_a_gpu_prints_its_fields() -> None:
         assert f["name"] in text
     assert "sms" in text.splitlines()[1] and " 4" in text.splitlines()[1]
     assert repr(td.gpus.custom("mine", sms=3)) == "Gpu('mine', sms=3)"
+
+
+def test_an_auto_parameter_column_keeps_auto_and_the_resolved_value_has_its_own() -> None:
+    wl = td.workloads.wavefront(8, 8, cost=1000)
+    schemes = [td.schemes.Juggler(), td.schemes.Juggler(workers=4), td.schemes.Wireframe()]
+    df = td.sweep(wl, "gtx480", schemes, grid={"sms": [4, 8]})
+    juggler = df[df["scheme"] == "juggler"]
+    assert sorted(set(juggler["workers"])) == ["4", "auto"]  # what was asked for
+    auto = juggler[juggler["workers"] == "auto"]
+    assert auto["workers_resolved"].tolist() == [32.0, 64.0]  # sms x tb_slots
+    assert (juggler[juggler["workers"] == "4"]["workers_resolved"] == 4).all()
+    wireframe = df[df["scheme"] == "wireframe"]
+    assert (wireframe["node_buffer"] == "auto").all() and (wireframe["edge_buffer"] == "auto").all()
+    assert "workers" in df.attrs["parameters"] and "workers_resolved" not in df.attrs["parameters"]
+    assert td.results.metric_info()["workers_resolved"]["unit"] == "TBs"
+    r = td.simulate(wl, "gtx480", td.schemes.Juggler())
+    assert r.row["workers"] == "auto" and r.row["workers_resolved"] == r.stats["workers"] == 120

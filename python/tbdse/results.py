@@ -80,6 +80,31 @@ def failure_summary(frame: pd.DataFrame, limit: int = 8) -> list[str]:
     return lines
 
 
+# A statistic that reports the value an 'auto' parameter resolved to has the
+# parameter's name in the core (Juggler's workers); in result tables the
+# parameter's column keeps what was asked for ('auto', as for every scheme) and
+# the statistic becomes '<param>_resolved'.
+RESOLVED = "_resolved"
+
+
+@cache
+def resolved_metrics() -> dict[str, str]:
+    """Result column -> core statistic, for statistics named like a parameter."""
+    out = {}
+    for name in _core.scheme_names():
+        meta = _core.scheme_info(name)
+        params = {p["name"] for p in meta["params"]}
+        for s in meta["stats"]:
+            if s["name"] in params:
+                out[s["name"] + RESOLVED] = s["name"]
+    return out
+
+
+def metric_column(name: str) -> str:
+    """The result column of core metric ``name``."""
+    return name + RESOLVED if name + RESOLVED in resolved_metrics() else name
+
+
 @cache
 def metric_info() -> dict[str, dict[str, str]]:
     """Every metric any run can report (common and scheme-specific): unit and meaning."""
@@ -88,6 +113,11 @@ def metric_info() -> dict[str, dict[str, str]]:
         meta = _core.scheme_info(name)
         for s in [*meta["kind_metrics"], *meta["stats"]]:
             out.setdefault(s["name"], dict(s))
+    for name in resolved_metrics():
+        param = name.removesuffix(RESOLVED)
+        unit = out.pop(param)["unit"]
+        doc = f"the value of parameter {param} the run used (its column keeps 'auto')"
+        out[name] = {"name": name, "unit": unit, "doc": doc}
     out["speedup"] = {"name": "speedup", "unit": "x", "doc": "baseline makespan / makespan"}
     out["baseline_makespan_cycles"] = {
         "name": "baseline_makespan_cycles",
@@ -300,7 +330,7 @@ def build_frame(
         values = metrics[rows, c]
         if (name.endswith("_cycles") or name == "events") and not np.isnan(values).any():
             values = values.astype(np.int64)
-        data[name] = values
+        data[metric_column(name)] = values  # a parameter's column is never overwritten
     if plan.baseline_of is not None:
         sources = plan.baseline_of[:, rows]  # (baselines, rows)
         each = metrics[sources, list(columns).index("makespan_cycles")]
