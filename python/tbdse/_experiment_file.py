@@ -46,12 +46,19 @@ TOP_KEYS = (
     "baseline",
     "outputs",
 )
+# Every kind: axis labels, the figure's size in inches and a matplotlib style.
+_FIGURE_KEYS = ("xlabel", "ylabel", "figsize", "style")
 PLOT_KEYS: dict[str, tuple[str, ...]] = {
     "line": ("kind", "x", "y", "hue", "facet", "spread", "logx", "logy", "title", "file", "where"),
     "heatmap": ("kind", "x", "y", "value", "facet", "agg", "title", "file", "cmap", "where"),
-    "bar": ("kind", "x", "y", "hue", "facet", "title", "file", "logy", "where"),
+    "bar": ("kind", "x", "y", "hue", "facet", "title", "file", "logy", "summary", "where"),
 }
-PLOT_CHOICES = {"spread": ("minmax", "std", "none"), "agg": ("mean", "median", "min", "max")}
+PLOT_CHOICES = {
+    "spread": ("minmax", "std", "none"),
+    "agg": ("mean", "median", "min", "max"),
+    "summary": ("none", "gmean"),
+}
+PLOT_KEYS = {kind: (*keys, *_FIGURE_KEYS) for kind, keys in PLOT_KEYS.items()}
 # A workload read from a file: its format, and the generator that reads it.
 FILE_GENERATORS = {
     "stg": "stg",
@@ -470,8 +477,10 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
         for option in ("logx", "logy"):
             if option in spec and not isinstance(spec[option], bool):
                 problems.add((*path, option), f"must be true or false; got {excerpt(spec[option])}")
-        if "title" in spec and not isinstance(spec["title"], str):
-            problems.add((*path, "title"), f"must be text; got {excerpt(spec['title'])}")
+        for option in ("title", "xlabel", "ylabel"):
+            if option in spec and not isinstance(spec[option], str):
+                problems.add((*path, option), f"must be text; got {excerpt(spec[option])}")
+        _check_figure_options(problems, path, spec)
         if "cmap" in spec:
             import matplotlib
 
@@ -490,6 +499,31 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
         options = {k: v for k, v in spec.items() if k not in ("kind", "file", "where")}
         plots.append(PlotSpec(kind, options, file, dict(where)))
     return list(tables), plots
+
+
+def _check_figure_options(problems: Problems, path: tuple[Any, ...], spec: Mapping) -> None:
+    """A plot's figsize ([width, height] in inches) and style (a matplotlib style)."""
+    size = spec.get("figsize")
+    if "figsize" in spec and not (
+        isinstance(size, list)
+        and len(size) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in size)
+        and all(0 < v <= 100 for v in size)
+    ):
+        problems.add(
+            (*path, "figsize"),
+            f"must be [width, height] in inches, each above 0 and at most 100; got {excerpt(size)}",
+        )
+    if "style" in spec:
+        import matplotlib.pyplot as plt
+
+        if not _one_of(spec["style"], plt.style.available):
+            problems.add(
+                (*path, "style"),
+                f"must name a matplotlib style (plt.style.available: ggplot, seaborn-v0_8, ...); "
+                f"got {excerpt(spec['style'])}"
+                f"{suggest(str(spec['style']), plt.style.available)}",
+            )
 
 
 def _plot_file_problem(file: Any) -> str | None:

@@ -17,7 +17,9 @@ red mark and the count.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import textwrap
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -34,6 +36,7 @@ __all__ = [
     "activity",
     "axis_label",
     "bar",
+    "baseline_name",
     "check",
     "counters",
     "gantt",
@@ -42,6 +45,7 @@ __all__ = [
     "parameter_columns",
     "pareto",
     "tick_text",
+    "value_order",
 ]
 
 Hue = str | Sequence[str] | None
@@ -49,12 +53,102 @@ FAILED_COLOUR = "#c0392b"
 # Columns that describe a run rather than measure it, besides the scheme parameters.
 _RUN_COLUMNS = ("label", "workload", "gpu")
 _DERIVED = tuple(f"workload.{k}" for k in SIZE_UNITS)
+# Lines differ by marker and line style as well as colour (legible in grey print).
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", "-.", ":")
+LEGEND_INSIDE = 4  # more legend entries than this go outside the axes, on the right
+SUMMARIES = ("none", "gmean")
 
 
 def axis_label(name: str) -> str:
     """'makespan_us' -> 'makespan_us (us)'; columns without a unit stay as they are."""
     unit = units().get(name)
     return f"{name} ({unit})" if unit and unit not in ("fraction",) else name
+
+
+def baseline_name(df: pd.DataFrame) -> str | None:
+    """The baseline a table's speed-ups are over: the names in its ``baseline``
+    column (the best of several baselines served each row), else those the
+    sweep was given (``df.attrs['baselines']``); 'best of a, b' for several;
+    None when the table does not say."""
+    names: list[str] = []
+    if "baseline" in df.columns:
+        names = [tick_text(v) for v in dict.fromkeys(df["baseline"].dropna())]
+    if not names:
+        names = [str(b) for b in df.attrs.get("baselines", [])]
+    if not names:
+        return None
+    return names[0] if len(names) == 1 else "best of " + ", ".join(names)
+
+
+def _value_label(df: pd.DataFrame, name: str) -> str:
+    """An axis label for a measured column; a speed-up names its baseline."""
+    if name == "speedup":
+        return f"speed-up over {baseline_name(df) or 'the baseline'}"
+    return axis_label(name)
+
+
+def _baseline_line(ax: Axes, df: pd.DataFrame, name: str, horizontal: bool = False) -> bool:
+    """A dashed reference at speed-up 1 named after the baseline (in the legend)."""
+    base = baseline_name(df) if name == "speedup" else None
+    if base is None:
+        return False
+    draw = ax.axvline if horizontal else ax.axhline
+    draw(1.0, color="0.35", lw=0.9, ls=(0, (4, 3)), zorder=1, label=f"{base} (= 1)", gid="baseline")
+    return True
+
+
+def _legend(ax: Axes, **options: Any) -> None:
+    """A legend that never covers the data: more than ``LEGEND_INSIDE``
+    entries go outside the axes on the right (a tight bounding box keeps it
+    in the saved file); fewer take the emptiest corner (``loc='best'``)."""
+    if len(ax.get_legend_handles_labels()[0]) > LEGEND_INSIDE:
+        ax.legend(
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            borderaxespad=0.0,
+            fontsize="small",
+            **options,
+        )
+    else:
+        ax.legend(loc="best", fontsize="small", **options)
+
+
+def _check_figure(figsize: Any, style: Any, xlabel: Any, ylabel: Any) -> None:
+    if figsize is not None and not (
+        isinstance(figsize, (list, tuple))
+        and len(figsize) == 2
+        and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 100
+            for v in figsize
+        )
+    ):
+        raise ConfigError(
+            f"figsize must be [width, height] in inches (0 < each <= 100); got {excerpt(figsize)}"
+        )
+    if style is not None and (not isinstance(style, str) or style not in plt.style.available):
+        raise ConfigError(
+            f"style must name a matplotlib style (plt.style.available, e.g. 'ggplot'); got "
+            f"{excerpt(style)}{suggest(str(style), plt.style.available)}"
+        )
+    for key, text in (("xlabel", xlabel), ("ylabel", ylabel)):
+        if text is not None and not isinstance(text, str):
+            raise ConfigError(f"{key} must be text; got {excerpt(text)}")
+
+
+@contextmanager
+def _styled(style: str | None) -> Iterator[None]:
+    if style is None:
+        yield
+    else:
+        with plt.style.context(style):
+            yield
+
+
+def _wrap(text: str, inches: float) -> str:
+    """A title wrapped to the width of its panel, so neighbours never overlap."""
+    width = max(24, int(inches * 11))
+    return "\n".join(textwrap.fill(line, width) for line in text.split("\n"))
 
 
 def tick_text(value: Any) -> str:
@@ -170,14 +264,25 @@ def _failed(df: pd.DataFrame) -> pd.Series:
     return df["status"].astype(str) != "ok"
 
 
-def _facet_axes(ax: Axes | None, count: int) -> list[Axes]:
+def _in_order(values: Iterable[Any]) -> list[Any]:
+    """Categories as drawn: by value (numbers ascending, then 'unbounded', then
+    names such as 'auto') when any is a number; names alone keep their order
+    of appearance (a paper's benchmark order)."""
+    values = list(dict.fromkeys(values))
+    if any(value_order(v)[0] < 2 for v in values):
+        return sorted(values, key=value_order)
+    return values
+
+
+def _facet_axes(ax: Axes | None, count: int, figsize: Any = None) -> list[Axes]:
     """``count`` panels side by side (wrapping after 3), in ``ax``'s place if given."""
     cols = min(count, 3)
     rows = -(-count // cols)
     grid: Any
     fig: Any
+    size = tuple(figsize) if figsize is not None else (4.2 * cols, 3.6 * rows)
     if ax is None:
-        fig = plt.figure(figsize=(4.2 * cols, 3.6 * rows), layout="constrained")
+        fig = plt.figure(figsize=size, layout="constrained")
         grid = fig.add_gridspec(rows, cols)
     else:
         fig = ax.get_figure(root=True)
@@ -187,8 +292,22 @@ def _facet_axes(ax: Axes | None, count: int) -> list[Axes]:
         ax.remove()
         grid = spec.subgridspec(rows, cols) if spec is not None else fig.add_gridspec(rows, cols)
         width, height = fig.get_size_inches()
-        fig.set_size_inches(max(width, 4.2 * cols), max(height, 3.6 * rows))
+        if figsize is None:
+            size = (max(width, size[0]), max(height, size[1]))
+        fig.set_size_inches(*size)
     return [fig.add_subplot(grid[i // cols, i % cols]) for i in range(count)]
+
+
+def _restyled(ax: Axes) -> Axes:
+    """``ax`` made again in its place under the current style (an Axes takes
+    its colours and cycle from the style in force when it is made)."""
+    fig = ax.get_figure(root=True)
+    spec = ax.get_subplotspec()
+    if fig is None or spec is None:
+        return ax
+    fig.set_facecolor(plt.rcParams["figure.facecolor"])
+    ax.remove()
+    return fig.add_subplot(spec)
 
 
 def _draw(
@@ -197,19 +316,41 @@ def _draw(
     ax: Axes | None,
     draw_one: Callable[[pd.DataFrame, Axes, str], None],
     title: str,
+    *,
+    figsize: Any = None,
+    style: str | None = None,
+    finish: Callable[[list[Axes]], None] | None = None,
 ) -> Axes | list[Axes]:
     if ax is not None and not isinstance(ax, Axes):
         raise ConfigError(f"ax must be a matplotlib Axes; got {type(ax).__name__}")
-    if facet is None:
-        ax = ax if ax is not None else plt.subplots(figsize=(6.4, 4.2))[1]
-        draw_one(df, ax, title)
-        return ax
-    fc = column(df, facet)
-    values = list(dict.fromkeys(df[fc]))
-    panels = _facet_axes(ax, len(values))
-    for value, panel in zip(values, panels, strict=True):
-        draw_one(df[df[fc] == value], panel, f"{title}\n{fc} = {tick_text(value)}")
-    return panels
+    with _styled(style):
+        if facet is None:
+            if ax is None:
+                ax = plt.subplots(figsize=figsize or (6.4, 4.2), layout="constrained")[1]
+            else:
+                ax = _restyled(ax) if style is not None else ax
+                fig = ax.get_figure(root=True)
+                if figsize is not None and fig is not None:
+                    fig.set_size_inches(*figsize)
+            fig = ax.get_figure(root=True)
+            width = fig.get_size_inches()[0] if fig is not None else 6.4
+            draw_one(df, ax, _wrap(title, width))
+            if finish is not None:
+                finish([ax])
+            return ax
+        fc = column(df, facet)
+        values = _in_order(df[fc])
+        if ax is not None and style is not None:
+            ax = _restyled(ax)
+        panels = _facet_axes(ax, len(values), figsize)
+        fig = panels[0].get_figure(root=True)
+        width = fig.get_size_inches()[0] / min(len(values), 3) if fig is not None else 4.2
+        for value, panel in zip(values, panels, strict=True):
+            text = f"{_wrap(title, width)}\n{_wrap(f'{fc} = {tick_text(value)}', width)}"
+            draw_one(df[df[fc] == value], panel, text)
+        if finish is not None:
+            finish(panels)
+        return panels
 
 
 def _positions(values: pd.Series, log: bool) -> tuple[np.ndarray, dict[float, str]]:
@@ -242,21 +383,33 @@ def line(
     logx: bool = False,
     logy: bool = False,
     title: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    figsize: Sequence[float] | None = None,
+    style: str | None = None,
 ) -> Axes | list[Axes]:
     """``y`` against ``x``, one line per configuration, the mean over replicates.
 
     ``hue='auto'`` draws a line per scheme label and per value of every other
     parameter that varies at a given x; an explicit ``hue`` (a column or a list)
-    must cover every such parameter.  ``spread`` shades the replicate spread at
-    each point: 'minmax', 'std' or 'none'.  ``facet`` draws a panel per value of
-    a column.  Points where some runs failed carry a red mark.
+    must cover every such parameter.  Lines differ by marker and line style as
+    well as colour.  ``spread`` shades the replicate spread at each point:
+    'minmax', 'std' or 'none'.  ``facet`` draws a panel per value of a column.
+    Points where some runs failed carry a red mark.  A speed-up axis names the
+    baseline (:func:`baseline_name`) and draws it as a dashed line at 1.
+
+    ``xlabel``/``ylabel`` replace the axis labels, ``figsize`` ([width,
+    height] in inches) sizes the figure and ``style`` (one of
+    ``plt.style.available``) draws it in that matplotlib style.
     """
     if spread not in ("minmax", "std", "none"):
         raise ConfigError(f"spread must be 'minmax', 'std' or 'none'; got {excerpt(spread)}")
+    _check_figure(figsize, style, xlabel, ylabel)
     xc, yc = column(df, x), column(df, y)
     _numeric(df, yc)
     fixed = [xc] + ([column(df, facet)] if facet else [])
     hues = _hue_columns(df, hue, fixed)
+    y_text = ylabel if ylabel is not None else _value_label(df, yc)
 
     def draw_one(part: pd.DataFrame, ax: Axes, text: str) -> None:
         part = part.assign(_hue=_labels(part, hues), _failed=_failed(part))
@@ -266,7 +419,8 @@ def line(
         order = sorted({tick_text(v) for v in part[xc]}, key=value_order)
         slot = {text: float(i) for i, text in enumerate(order)}
         marked = False
-        for key, group in part.groupby("_hue", sort=False):
+        drawn: set[float] = set()
+        for k, (key, group) in enumerate(part.groupby("_hue", sort=False)):
             ok = group[~group["_failed"]]
             stats = ok.groupby(xc, sort=True)[yc].agg(["mean", "min", "max", "std"])
             fails = group.groupby(xc, sort=True)["_failed"].agg(["sum", "size"])
@@ -280,7 +434,15 @@ def line(
                 xs = np.array([slot[tick_text(v)] for v in stats.index])
                 ticks.update({slot[t]: t for t in order})
             label = str(key) if hues else None
-            ax.plot(xs, stats["mean"], marker="o", markersize=4, label=label)
+            drawn.update(float(v) for v in np.asarray(xs, dtype=float).ravel())
+            ax.plot(
+                xs,
+                stats["mean"],
+                marker=MARKERS[k % len(MARKERS)],
+                linestyle=LINESTYLES[k % len(LINESTYLES)],
+                markersize=4,
+                label=label,
+            )
             if spread == "minmax" and (stats["max"] > stats["min"]).any():
                 ax.fill_between(xs, stats["min"], stats["max"], alpha=0.2)
             elif spread == "std" and stats["std"].fillna(0).gt(0).any():
@@ -304,26 +466,25 @@ def line(
                         xytext=(3, 3),
                         textcoords="offset points",
                     )
-        ax.set_xlabel(axis_label(xc))
-        ax.set_ylabel(axis_label(yc))
+        ax.set_xlabel(xlabel if xlabel is not None else axis_label(xc))
+        ax.set_ylabel(y_text)
         if logx:
             ax.set_xscale("log")
         if logy:
             ax.set_yscale("log")
         if ticks or (logx and numeric_x):  # label the values drawn, 'unbounded' included
-            drawn = sorted(
-                {float(x) for line in ax.get_lines() for x in np.asarray(line.get_xdata()).ravel()}
-            )
-            ax.set_xticks(drawn, [ticks.get(p, tick_text(p)) for p in drawn])
+            at = sorted(drawn)
+            ax.set_xticks(at, [ticks.get(p, tick_text(p)) for p in at])
             ax.minorticks_off()
-        if hues or marked:
+        based = _baseline_line(ax, df, yc)
+        if hues or marked or based:
             if marked:
                 ax.scatter([], [], marker="x", color=FAILED_COLOUR, label="some runs failed")
-            ax.legend(fontsize="small")
+            _legend(ax)
         ax.grid(True, alpha=0.3)
         ax.set_title(text)
 
-    return _draw(df, facet, ax, draw_one, title or f"{yc} vs {xc}")
+    return _draw(df, facet, ax, draw_one, title or f"{yc} vs {xc}", figsize=figsize, style=style)
 
 
 def heatmap(
@@ -338,17 +499,28 @@ def heatmap(
     cmap: str = "viridis",
     annotate: bool = True,
     title: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    figsize: Sequence[float] | None = None,
+    style: str | None = None,
 ) -> Axes | list[Axes]:
     """``value`` over two parameters, ``agg`` over the replicates of each cell.
 
     A cell whose rows differ in another parameter is refused (select rows, or
     ``facet`` by it).  Cells some of whose runs failed are marked with the
-    count; cells whose runs all failed read 'failed'.
+    count; cells whose runs all failed read 'failed'.  With ``facet`` every
+    panel shares one colour scale and one colour bar (its label says 'shared
+    scale'), so equal colours mean equal values.  ``xlabel``, ``ylabel``,
+    ``figsize`` and ``style`` as for :func:`line`.
     """
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
     xc, yc, vc = column(df, x), column(df, y), column(df, value)
     _numeric(df, vc)
     if agg not in ("mean", "median", "min", "max"):
         raise ConfigError(f"agg must be mean, median, min or max; got {excerpt(agg)}")
+    _check_figure(figsize, style, xlabel, ylabel)
     import matplotlib
 
     if not isinstance(cmap, str) or cmap not in matplotlib.colormaps:
@@ -358,6 +530,17 @@ def heatmap(
         )
     fixed = [xc, yc] + ([column(df, facet)] if facet else [])
     _hue_columns(df, None, fixed)  # refuses cells that mix configurations
+    bar_label = f"{_value_label(df, vc)}, {agg}"
+    # Faceted panels share one scale: the range of every panel's cells.
+    shared: Normalize | None = None
+    if facet is not None:
+        ok_rows = df[~_failed(df)]
+        cells = ok_rows.groupby(fixed, dropna=False)[vc].agg(agg).to_numpy(dtype=float)
+        finite = cells[np.isfinite(cells)]
+        if finite.size:
+            shared = Normalize(float(finite.min()), float(finite.max()))
+        else:
+            shared = Normalize(0.0, 1.0)
 
     def draw_one(part: pd.DataFrame, ax: Axes, text: str) -> None:
         failed = _failed(part)
@@ -377,14 +560,14 @@ def heatmap(
             for k in ("sum", "size")
         )
         values = grid.to_numpy(dtype=float)
-        image = ax.imshow(values, origin="lower", aspect="auto", cmap=cmap)
+        image = ax.imshow(values, origin="lower", aspect="auto", cmap=cmap, norm=shared)
         ax.set_xticks(range(grid.shape[1]), [tick_text(v) for v in grid.columns])
         ax.set_yticks(range(grid.shape[0]), [tick_text(v) for v in grid.index])
-        ax.set_xlabel(axis_label(xc))
-        ax.set_ylabel(axis_label(yc))
-        colour_bar = ax.figure.colorbar(image, ax=ax)
-        colour_bar.set_label(f"{axis_label(vc)}, {agg}")
-        middle = np.nanmean(values) if np.isfinite(values).any() else 0.0
+        ax.set_xlabel(xlabel if xlabel is not None else axis_label(xc))
+        ax.set_ylabel(ylabel if ylabel is not None else axis_label(yc))
+        if shared is None:
+            ax.figure.colorbar(image, ax=ax).set_label(bar_label)
+        norm, colours = image.norm, image.get_cmap()
         for (i, j), v in np.ndenumerate(values):
             if n_failed[i, j] and not np.isfinite(v):
                 ax.add_patch(
@@ -411,11 +594,34 @@ def heatmap(
                     ha="center",
                     va="center",
                     fontsize=7,
-                    color="white" if v < middle else "black",
+                    color="white" if _dark(colours(norm(v))) else "black",
                 )
         ax.set_title(text)
 
-    return _draw(df, facet, ax, draw_one, title or f"{vc} over {xc} x {yc}")
+    def one_colour_bar(panels: list[Axes]) -> None:
+        if shared is None:
+            return
+        fig = panels[0].get_figure(root=True)
+        assert fig is not None
+        mappable = ScalarMappable(norm=shared, cmap=cmap)
+        fig.colorbar(mappable, ax=panels).set_label(f"{bar_label} (shared scale)")
+
+    return _draw(
+        df,
+        facet,
+        ax,
+        draw_one,
+        title or f"{vc} over {xc} x {yc}",
+        figsize=figsize,
+        style=style,
+        finish=one_colour_bar,
+    )
+
+
+def _dark(rgba: Any) -> bool:
+    """Whether white text reads better than black on this colour."""
+    r, g, b = (float(c) for c in tuple(rgba)[:3])
+    return 0.299 * r + 0.587 * g + 0.114 * b < 0.5
 
 
 def bar(
@@ -428,24 +634,49 @@ def bar(
     ax: Axes | None = None,
     logy: bool = False,
     title: str | None = None,
+    summary: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    figsize: Sequence[float] | None = None,
+    style: str | None = None,
 ) -> Axes | list[Axes]:
     """Grouped bars: mean ``y`` per ``x`` category, one bar per configuration
     (``hue`` as for :func:`line`), whiskers spanning the replicates' min to max.
-    Many or long category names are rotated; more than 24 categories turn the
-    bars horizontal."""
+    Numeric categories are in value order ('unbounded', then names, last);
+    names keep their order.  Many or long category names are rotated; more
+    than 24 categories turn the bars horizontal.
+
+    ``summary='gmean'`` adds a 'gmean' group after the categories, as papers
+    do: per configuration the geometric mean of its bars, with whiskers from
+    the lowest to the highest of them (the values must be positive).  A
+    speed-up axis names the baseline and draws it as a dashed line at 1.
+    ``xlabel``, ``ylabel``, ``figsize`` and ``style`` as for :func:`line`.
+    """
+    if summary is not None and summary not in SUMMARIES:
+        raise ConfigError(
+            f"summary must be one of {', '.join(SUMMARIES)}; got {excerpt(summary)}"
+            f"{suggest(str(summary), SUMMARIES)}"
+        )
+    gmean = summary == "gmean"
+    _check_figure(figsize, style, xlabel, ylabel)
     xc, yc = column(df, x), column(df, y)
     _numeric(df, yc)
     fixed = [xc] + ([column(df, facet)] if facet else [])
     hues = _hue_columns(df, hue, fixed)
+    y_text = ylabel if ylabel is not None else _value_label(df, yc)
 
     def draw_one(part: pd.DataFrame, ax: Axes, text: str) -> None:
         part = part.assign(_hue=_labels(part, hues), _failed=_failed(part))
         ok = part[~part["_failed"]]
         stats = ok.groupby([xc, "_hue"], sort=False)[yc].agg(["mean", "min", "max"])
         fails = part.groupby([xc, "_hue"], sort=False)["_failed"].agg(["sum", "size"])
-        categories = list(dict.fromkeys(part[xc]))
+        categories = _in_order(part[xc])
         series = list(dict.fromkeys(part["_hue"]))
-        names = [tick_text(c) for c in categories]
+        names = [tick_text(c) for c in categories] + (["gmean"] if gmean else [])
+        # The summary group stands a little apart from the categories.
+        slots = np.arange(len(categories) + (1 if gmean else 0), dtype=float)
+        if gmean:
+            slots[-1] += 0.5
         horizontal = len(categories) > 24
         width = 0.8 / len(series)
         spread = False
@@ -462,7 +693,13 @@ def bar(
                     None if f is None or not f["sum"] else f"{f['sum']}/{f['size']} failed"
                 )
             spread = spread or any(h > 0 or lo > 0 for h, lo in zip(highs, lows, strict=True))
-            pos = np.arange(len(categories)) - 0.4 + width * (k + 0.5)
+            if gmean:
+                g, low, high = _gmean(np.asarray(means, dtype=float), yc, str(s), names)
+                means.append(g)
+                lows.append(max(0.0, g - low) if np.isfinite(g) else 0.0)
+                highs.append(max(0.0, high - g) if np.isfinite(g) else 0.0)
+                marks.append(None)
+            pos = slots - 0.4 + width * (k + 0.5)
             label = s if hues else None
             whiskers = [lows, highs]
             if horizontal:
@@ -482,30 +719,38 @@ def bar(
                         va="bottom",
                     )
         long_names = max((len(n) for n in names), default=0) > 8
+        x_text = xlabel if xlabel is not None else axis_label(xc)
+        if gmean:
+            (ax.axhline if horizontal else ax.axvline)(
+                slots[-1] - 0.75, color="0.6", lw=0.8, ls=":", gid="summary"
+            )
         if horizontal:
-            ax.set_yticks(range(len(categories)), names)
+            ax.set_yticks(slots, names)
             ax.invert_yaxis()
-            ax.set_ylabel(axis_label(xc))
-            ax.set_xlabel(axis_label(yc))
+            ax.set_ylabel(x_text)
+            ax.set_xlabel(y_text)
         else:
             rotate = len(categories) > 6 or (long_names and len(categories) > 3)
             ax.set_xticks(
-                range(len(categories)),
+                slots,
                 names,
                 rotation=45 if rotate else 0,
                 ha="right" if rotate else "center",
             )
-            ax.set_xlabel(axis_label(xc))
-            ax.set_ylabel(axis_label(yc))
+            ax.set_xlabel(x_text)
+            ax.set_ylabel(y_text)
         if logy:
             (ax.set_xscale if horizontal else ax.set_yscale)("log")
-        if hues:
-            ax.legend(fontsize="small")
-        if spread:
+        if _baseline_line(ax, df, yc, horizontal) or hues:
+            _legend(ax)
+        if spread or gmean:
+            notes = ["min to max over replicates"] if spread else []
+            notes += [f"gmean: min to max over {xc}"] if gmean else []
+            note = "whiskers: " + "; ".join(notes)
             ax.text(
                 1.0,
                 -0.02 if horizontal else 1.0,
-                "whiskers: min to max over replicates",
+                note,
                 transform=ax.transAxes,
                 ha="right",
                 va="top" if horizontal else "bottom",
@@ -515,7 +760,23 @@ def bar(
         ax.grid(True, axis="x" if horizontal else "y", alpha=0.3)
         ax.set_title(text)
 
-    return _draw(df, facet, ax, draw_one, title or f"{yc} by {xc}")
+    return _draw(df, facet, ax, draw_one, title or f"{yc} by {xc}", figsize=figsize, style=style)
+
+
+def _gmean(means: np.ndarray, name: str, series: str, names: list[str]) -> tuple[float, ...]:
+    """The geometric mean of one configuration's bars, and their lowest and highest."""
+    finite = np.isfinite(means)
+    bad = finite & (means <= 0)
+    if bad.any():
+        at = names[int(np.flatnonzero(bad)[0])]
+        raise ConfigError(
+            f"summary='gmean' needs positive values of '{name}'; {series or 'the bars'} "
+            f"has {means[bad][0]:g} at {at}"
+        )
+    if not finite.any():
+        return (math.nan, math.nan, math.nan)
+    values = means[finite]
+    return (float(np.exp(np.log(values).mean())), float(values.min()), float(values.max()))
 
 
 def activity(

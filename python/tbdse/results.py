@@ -356,6 +356,7 @@ def build_frame(
     # Which scheme parameters the sweep varied, and which columns describe a
     # run's configuration: plots split lines by them rather than average them.
     frame.attrs["scheme_axes"] = [plan.axes.keys[j].name for j in plan.axes.columns("scheme")]
+    frame.attrs["baselines"] = [b.label() for b in plan.baselines]  # speed-ups are over these
     frame.attrs["parameters"] = ["label", "workload", "gpu", *scheme_cols] + [
         c for c in [*workload_cols, *gpu_cols] if c != "workload" and c not in size_cols
     ]

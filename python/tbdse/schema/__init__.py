@@ -234,6 +234,16 @@ def _outputs() -> dict[str, Any]:
         "file": {"type": "string", "pattern": r"\.(png|pdf|svg)$"},
         "cmap": {"type": "string"},
         "where": {"type": "object", "description": "result column -> value or list of values"},
+        "xlabel": {"type": "string"},
+        "ylabel": {"type": "string"},
+        "figsize": {
+            "type": "array",
+            "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
+            "minItems": 2,
+            "maxItems": 2,
+            "description": "[width, height] in inches",
+        },
+        "style": {"type": "string", "description": "a matplotlib style (plt.style.available)"},
     }
     option.update({k: {"enum": list(v)} for k, v in PLOT_CHOICES.items()})
     branches = []
