@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # tempfile and tbdse as td): run an experiment file quietly into a temporary
 # folder, and collect the paper-vs-tbdse table row by row.
 RUN_HELPER = """def run(name):
-    exp = td.experiment.load(f"../experiments/{name}.yaml")
+    exp = td.experiment.load(td.examples.path(name))  # the packaged copy: runs from any folder
     return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
 """
 ROWS_HELPER = """rows = []  # the paper-vs-tbdse table: (quantity, paper, tbdse, calibrated or predicted)

@@ -71,3 +71,16 @@ def test_tbdse_example_lists_and_runs(
     assert (tmp_path / "out" / "results.csv").exists()
     assert main(["example", "quickstat"]) == 2
     assert "did you mean 'quickstart'" in capsys.readouterr().err
+
+
+def test_notebooks_read_the_packaged_examples_not_a_relative_folder() -> None:
+    """Notebooks run from any folder: they find experiment files through
+    tbdse.examples, never through ../experiments."""
+    import nbformat
+
+    sources = [(ROOT / "scripts" / "_nbwrite.py").read_text(encoding="utf-8")]
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        sources += [c.source for c in nb.cells if c.cell_type == "code"]
+    assert not [s for s in sources if "../experiments" in s]
+    assert "td.examples.path(name)" in sources[0]
