@@ -530,7 +530,7 @@ def heatmap(
         )
     fixed = [xc, yc] + ([column(df, facet)] if facet else [])
     _hue_columns(df, None, fixed)  # refuses cells that mix configurations
-    bar_label = f"{_value_label(df, vc)}, {agg}"
+    bar_label = f"{agg} {_value_label(df, vc)}"  # 'mean speed-up over best of a, b'
     # Faceted panels share one scale: the range of every panel's cells.
     shared: Normalize | None = None
     if facet is not None:
@@ -758,7 +758,9 @@ def bar(
                 color="0.35",
             )
         ax.grid(True, axis="x" if horizontal else "y", alpha=0.3)
-        ax.set_title(text)
+        # The whisker note sits above a vertical chart: the title clears it.
+        noted = (spread or gmean) and not horizontal
+        ax.set_title(text, pad=plt.rcParams["axes.titlepad"] + (8 if noted else 0))
 
     return _draw(df, facet, ax, draw_one, title or f"{yc} by {xc}", figsize=figsize, style=style)
 
