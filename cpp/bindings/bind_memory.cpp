@@ -86,8 +86,8 @@ void register_memory(py::module_& m) {
             {
               py::gil_scoped_release release;
               for (py::ssize_t i = 0; i < n; ++i)
-                done[i] = h.access_range(sm.data()[i], cycle.data()[i], address.data()[i], bytes,
-                                         is_write.data()[i]);
+                done[i] = h.access(sm.data()[i], cycle.data()[i], address.data()[i], bytes,
+                                   is_write.data()[i]);
             }
             return to_numpy(std::move(done));
           },

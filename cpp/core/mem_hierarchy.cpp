@@ -1,7 +1,6 @@
 #include "mem_hierarchy.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <string>
 
 #include "errors.hpp"
@@ -71,12 +70,19 @@ std::int64_t MemoryHierarchy::bank_of(std::uint64_t line) const {
   return static_cast<std::int64_t>(x % static_cast<std::uint64_t>(config_.l2_banks));
 }
 
+void MemoryHierarchy::sample_until(Cycle cycle) {
+  if (config_.sample_cycles <= 0) {
+    next_sample_ = kMaxTime;
+    return;
+  }
+  while (next_sample_ <= cycle) {
+    samples_.push_back(dram_.backlog(next_sample_));
+    next_sample_ += config_.sample_cycles;
+  }
+}
+
 Cycle MemoryHierarchy::begin(Cycle cycle) {
-  if (config_.sample_cycles > 0)
-    while (next_sample_ <= cycle) {
-      samples_.push_back(dram_.backlog(next_sample_));
-      next_sample_ += config_.sample_cycles;
-    }
+  if (cycle >= next_sample_) sample_until(cycle);
   ++stats_.requests;
   return cycle;
 }
@@ -95,11 +101,6 @@ Cycle MemoryHierarchy::access_warp(std::int64_t sm, Cycle cycle, const std::uint
     done = std::max(done, line_request(sm, cycle, warp.lines[i].line, warp.lines[i].sectors,
                                        is_write));
   return finish(cycle, done);
-}
-
-Cycle MemoryHierarchy::access(std::int64_t sm, Cycle cycle, std::uint64_t address,
-                              std::int64_t bytes, bool is_write) {
-  return access_range(sm, cycle, address, bytes, is_write);
 }
 
 Cycle MemoryHierarchy::access_range(std::int64_t sm, Cycle cycle, std::uint64_t base,
@@ -126,7 +127,7 @@ Cycle MemoryHierarchy::line_request(std::int64_t sm, Cycle cycle, std::uint64_t 
   // Stores: write-evict drops the line from L1, write-through updates the
   // sectors it holds; neither allocates.  The store goes on to L2.
   SectorCache& l1 = l1_[static_cast<std::size_t>(sm)];
-  stats_.l1_writes += std::popcount(sectors);
+  stats_.l1_writes += sector_count(sectors);
   if (!config_.l1_write_through) {
     l1.invalidate(line);
   } else if (const std::int64_t slot = l1.find(line, true); slot >= 0) {
@@ -138,34 +139,34 @@ Cycle MemoryHierarchy::line_request(std::int64_t sm, Cycle cycle, std::uint64_t 
 Cycle MemoryHierarchy::l1_read(std::int64_t sm, Cycle at, std::uint64_t line,
                                std::uint8_t sectors) {
   SectorCache& l1 = l1_[static_cast<std::size_t>(sm)];
-  const int wanted = std::popcount(sectors);
+  const int wanted = sector_count(sectors);
   stats_.l1_reads += wanted;
   std::int64_t slot = l1.find(line, true);
   const std::uint8_t present = slot >= 0 ? (l1.state(slot).valid & sectors) : 0;
   const std::uint8_t missing = sectors & ~present;
-  stats_.l1_read_hits += std::popcount(present);
+  stats_.l1_read_hits += sector_count(present);
   Cycle done = at + config_.l1_hit_cycles;
   if (present && l1.state(slot).ready > at) {
-    stats_.l1_pending_hits += std::popcount(present);
+    stats_.l1_pending_hits += sector_count(present);
     done = std::max(done, l1.state(slot).ready);
   }
   if (!missing) return done;
 
   // A miss: merge into this line's outstanding miss, or take a free MSHR
   // (waiting for the earliest to free when none is).
-  Mshr* entry = nullptr;
   Mshr* base = &mshrs_[static_cast<std::size_t>(sm * config_.l1_mshrs)];
-  Mshr* earliest = base;
-  for (std::int64_t m = 0; m < config_.l1_mshrs; ++m) {
-    Mshr& e = base[m];
-    if (e.line == line && e.ready > at) entry = &e;
-    if (e.ready < earliest->ready) earliest = &e;
+  Mshr* entry = nullptr;
+  if (slot >= 0) {
+    const std::int32_t m = l1.state(slot).mshr;
+    if (m >= 0 && base[m].line == line && base[m].ready > at) entry = &base[m];
   }
   Cycle issue = at;
   if (entry) {
     ++stats_.mshr_merges;
   } else {
-    entry = earliest;
+    entry = base;
+    for (std::int64_t m = 0; m < config_.l1_mshrs && entry->ready > at; ++m)
+      if (base[m].ready < entry->ready) entry = &base[m];
     if (entry->ready > at) {
       stats_.mshr_stall_cycles += entry->ready - at;
       issue = entry->ready;
@@ -181,6 +182,7 @@ Cycle MemoryHierarchy::l1_read(std::int64_t sm, Cycle at, std::uint64_t line,
     slot = l1.install(line, gone);
   }
   SectorCache::Line& s = l1.state(slot);
+  s.mshr = static_cast<std::int32_t>(entry - base);
   s.valid |= missing;
   s.ready = std::max(s.ready, filled);
   return std::max(done, filled);
@@ -202,7 +204,7 @@ Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t s
       if (gone.dirty >> s & 1) dram_.transfer((gone.line << kLineShift) + (s << kSectorShift), at, true);
   };
   if (is_write) {
-    stats_.l2_writes += std::popcount(sectors);
+    stats_.l2_writes += sector_count(sectors);
     if (config_.l2_write_back) {
       if (slot < 0) {
         SectorCache::Evicted gone;
@@ -218,10 +220,10 @@ Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t s
     }
     return hit;
   }
-  stats_.l2_reads += std::popcount(sectors);
+  stats_.l2_reads += sector_count(sectors);
   const std::uint8_t present = slot >= 0 ? (l2.state(slot).valid & sectors) : 0;
   const std::uint8_t missing = sectors & ~present;
-  stats_.l2_read_hits += std::popcount(present);
+  stats_.l2_read_hits += sector_count(present);
   Cycle done = hit;
   if (present) done = std::max(done, l2.state(slot).ready + config_.l2_hit_cycles);
   if (!missing) return done;

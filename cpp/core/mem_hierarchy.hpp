@@ -68,9 +68,36 @@ class MemoryHierarchy {
   // into line requests that SM `sm`'s L1 takes one per cycle from `cycle`.
   Cycle access_warp(std::int64_t sm, Cycle cycle, const std::uint64_t* addresses,
                     std::uint32_t active, std::int64_t bytes, bool is_write);
-  // One thread's access of `bytes` at `address`.
+  // One thread's access of `bytes` at `address`.  An L1 hit on one line is
+  // handled here, inline (the hot path of a sweep); the rest out of line.
   Cycle access(std::int64_t sm, Cycle cycle, std::uint64_t address, std::int64_t bytes,
-               bool is_write);
+               bool is_write) {
+    const auto offset = static_cast<std::int64_t>(address & (kLineBytes - 1));
+    if (bytes < 1 || offset + bytes > kLineBytes)
+      return access_range(sm, cycle, address, bytes, is_write);
+    if (cycle >= next_sample_) sample_until(cycle);
+    ++stats_.requests;
+    const std::uint8_t sectors = sector_span(offset, bytes);
+    if (!is_write) {
+      SectorCache& l1 = l1_[static_cast<std::size_t>(sm)];
+      Cycle& port = l1_port_[static_cast<std::size_t>(sm)];
+      const Cycle at = port > cycle ? port : cycle;
+      const std::int64_t slot = l1.find(address >> kLineShift, true);
+      if (slot >= 0) {
+        const SectorCache::Line& st = l1.state(slot);
+        if ((st.valid & sectors) == sectors && st.ready <= at) {
+          port = at + 1;
+          const int n = sector_count(sectors);
+          stats_.l1_reads += n;
+          stats_.l1_read_hits += n;
+          const Cycle done = at + config_.l1_hit_cycles;
+          stats_.latency_sum += done - cycle;
+          return done;
+        }
+      }
+    }
+    return finish(cycle, line_request(sm, cycle, address >> kLineShift, sectors, is_write));
+  }
   // A footprint: [base, base + bytes) walked as line requests, one per cycle.
   Cycle access_range(std::int64_t sm, Cycle cycle, std::uint64_t base, std::int64_t bytes,
                      bool is_write);
@@ -86,6 +113,7 @@ class MemoryHierarchy {
     Cycle ready = 0;
   };
   Cycle begin(Cycle cycle);
+  void sample_until(Cycle cycle);
   Cycle finish(Cycle cycle, Cycle done);
   Cycle line_request(std::int64_t sm, Cycle cycle, std::uint64_t line, std::uint8_t sectors,
                      bool is_write);

@@ -27,6 +27,7 @@ class SectorCache {
   struct Line {
     std::uint8_t valid = 0;
     std::uint8_t dirty = 0;
+    std::int32_t mshr = -1;  // L1: the MSHR of its outstanding miss while ready is ahead
     Cycle ready = 0;
   };
   // What an install pushed out: its line address and dirty sectors.
@@ -73,6 +74,12 @@ class SectorCache {
   std::vector<std::uint64_t> stamps_;
   std::vector<Line> lines_;
 };
+
+// Sectors in a 4-bit mask (a table: no popcount instruction is assumed).
+inline int sector_count(std::uint8_t mask) {
+  static constexpr std::uint8_t kCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  return kCount[mask & 0xF];
+}
 
 // The sectors of [offset, offset + bytes) within one line, as a 4-bit mask.
 inline std::uint8_t sector_span(std::int64_t offset, std::int64_t bytes) {
