@@ -400,7 +400,9 @@ def line(
 
     ``xlabel``/``ylabel`` replace the axis labels, ``figsize`` ([width,
     height] in inches) sizes the figure and ``style`` (one of
-    ``plt.style.available``) draws it in that matplotlib style.
+    ``plt.style.available``) draws it in that matplotlib style, only while
+    drawing (an ``ax`` passed in is made again in its place, in the style:
+    use the Axes returned).
     """
     if spread not in ("minmax", "std", "none"):
         raise ConfigError(f"spread must be 'minmax', 'std' or 'none'; got {excerpt(spread)}")
