@@ -383,6 +383,33 @@ def generator(
     return register
 
 
+CostArg = CostModel | Mapping[str, Any] | float | None  # what a workload's ``cost=`` takes
+
+
+def graph_workload(
+    generator_name: str,
+    graph: _core.TaskGraph,
+    params: Mapping[str, Any],
+    *,
+    name: str | None,
+    cost: CostArg,
+    kernel: Kernel | None,
+    kernels: Sequence[Kernel] | None,
+) -> Workload:
+    """The workload of generator ``generator_name``'s ``graph`` made with
+    ``params``, with the keyword-only arguments every workload has (a generator
+    that spells them out keeps its whole signature for type checkers)."""
+    params = dict(params)
+    return Workload(
+        graph,
+        name=name or GENERATORS[generator_name].default_name(params),
+        kernels=None if kernel is None and kernels is None else make_kernels(kernel, kernels),
+        cost=cost,
+        generator=generator_name,
+        params=params,
+    )
+
+
 def graph_generator(
     name: str,
 ) -> Callable[[Callable[..., _core.TaskGraph]], Callable[..., Workload]]:
@@ -390,7 +417,10 @@ def graph_generator(
 
     The registered function takes the graph function's parameters plus the
     keyword-only ``name``, ``cost``, ``kernel`` and ``kernels`` every workload
-    has, and returns a :class:`Workload` that remembers its parameters.
+    has, and returns a :class:`Workload` that remembers its parameters.  Its
+    signature is right at run time (help(), inspect) but not for type checkers,
+    which cannot see the added keywords: tbdse's own generators spell them out
+    and call :func:`graph_workload` under :func:`generator` instead.
     """
 
     def register(build: Callable[..., _core.TaskGraph]) -> Callable[..., Workload]:
@@ -408,15 +438,14 @@ def graph_generator(
             bound = own.bind(*args, **kwargs)
             bound.apply_defaults()
             params = dict(bound.arguments)
-            return Workload(
+            return graph_workload(
+                generator_name,
                 build(**params),
-                name=name or GENERATORS[generator_name].default_name(params),
-                kernels=None
-                if kernel is None and kernels is None
-                else make_kernels(kernel, kernels),
+                params,
+                name=name,
                 cost=cost,
-                generator=generator_name,
-                params=params,
+                kernel=kernel,
+                kernels=kernels,
             )
 
         generator_name = name
