@@ -186,6 +186,60 @@ def test_hits_misses_and_dram_bytes_match_a_reference_cache(cfg: dict, stream: l
         cycle += 7
 
 
+def coalesce(addresses: list[int], active: int, size: int) -> list[tuple[int, int]]:
+    """(line, sector mask) per distinct line, in order of first appearance."""
+    lines: dict[int, int] = {}
+    for t, a in enumerate(addresses):
+        if active >> t & 1:
+            end = a + size
+            line = a // 128
+            while line * 128 < end:
+                lo, hi = max(a, line * 128), min(end, (line + 1) * 128)
+                lines[line] = lines.get(line, 0) | sector_span(lo % 128, hi - lo)
+                line += 1
+    return list(lines.items())
+
+
+@st.composite
+def warp_streams(draw: st.DrawFn) -> list[tuple[list[int], int, bool]]:
+    n = draw(st.integers(1, 12))
+    out = []
+    for _ in range(n):
+        kind = draw(st.sampled_from(["strided", "scattered"]))
+        if kind == "strided":
+            base = draw(st.integers(0, 2048))
+            stride = draw(st.sampled_from([4, 8, 16, 64, 128, 260]))
+            addresses = [base + stride * t for t in range(32)]
+        else:
+            addresses = draw(st.lists(st.integers(0, 8191), min_size=32, max_size=32))
+        out.append((addresses, draw(st.integers(0, 0xFFFFFFFF)), draw(st.booleans())))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(cfg=configs(), stream=warp_streams(), size=st.sampled_from([1, 4, 8, 16]))
+def test_coalesced_warps_match_a_reference_cache(cfg: dict, stream: list, size: int) -> None:
+    (l1_sets, l1_ways), (banks, l2_sets, l2_ways) = cfg["l1"], cfg["l2"]
+    h = td.memory.Hierarchy(
+        "gtx480",
+        sms=1,
+        l1_bytes=128 * l1_sets * l1_ways,
+        l1_ways=l1_ways,
+        l1_write=cfg["l1_write"],
+        l2_bytes=128 * banks * l2_sets * l2_ways,
+        l2_ways=l2_ways,
+        l2_banks=banks,
+        l2_write=cfg["l2_write"],
+    )
+    ref = RefHierarchy(1, cfg["l1"], cfg["l2"], cfg)
+    for i, (addresses, active, write) in enumerate(stream):
+        h.replay_warps([0], [100 * i], [addresses], [active], [write], bytes=size)
+        for line, sectors in coalesce(addresses, active, size):
+            ref.line(0, line, sectors, write)
+        got = h.stats()
+        assert {k: got[k] for k in ref.c} == ref.c, i
+
+
 # ------------------------------------------------------------------ goldens
 def one_channel(**fields: object) -> td.memory.Hierarchy:
     # 700 MHz: 22.4 GB/s is 32 bytes a cycle, one sector per cycle.
