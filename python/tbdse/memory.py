@@ -53,6 +53,8 @@ class Hierarchy:
     State (cache contents, busy channels, statistics) carries over from one
     replay to the next; accesses are best replayed in non-decreasing cycles.
     ``sample_cycles``: the DRAM queue is sampled every this many cycles (0: never).
+    A hierarchy is one piece of state: replay on it from one thread at a time
+    (the GIL is released during a replay).
     """
 
     def __init__(self, gpu: Gpu | str = "gtx480", *, sample_cycles: int = 1000, **overrides: Any):
