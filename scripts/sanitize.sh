@@ -38,7 +38,12 @@ san_py_env=("ASAN_OPTIONS=$asan_common:detect_leaks=0" "$ubsan")
 # The notebooks run the same API on larger inputs and take most of the time
 # under ASan (each executes its sweeps in a kernel); they are left out unless
 # pytest arguments are given.
-if [ ${#san_args[@]} -eq 0 ]; then san_args=(--ignore=tests/test_notebooks.py); fi
+# ASan reserves terabytes of shadow address space, which the ulimit -v of
+# test_runaway's child cannot give ("ReserveShadowMemoryRange failed").
+if [ ${#san_args[@]} -eq 0 ]; then
+  san_args=(--ignore=tests/test_notebooks.py
+    --deselect=tests/test_runaway.py::test_a_graph_too_big_for_ulimit_v_is_a_config_error)
+fi
 
 start=$SECONDS
 if [ "$san_no_build" = 0 ]; then

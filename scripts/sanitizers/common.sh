@@ -18,6 +18,12 @@ san_usage() {
   sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
 }
 
+# The version scikit-build-core gives the regular build (tbdse.__version__).
+san_version() {
+  "$venv_bin/python" -c 'import importlib.metadata as m; print(m.version("tbdse"))' 2>/dev/null \
+    || echo dev
+}
+
 # Configures and builds the C++ unit tests and, unless $1 is "cpp", the
 # extension module with the sanitizer flags (-O1 -g, assertions on).
 san_build() {
@@ -31,7 +37,8 @@ san_build() {
     -DCMAKE_SHARED_LINKER_FLAGS="$san_flags" -DCMAKE_MODULE_LINKER_FLAGS="$san_flags" \
     -DTBDSE_BUILD_TESTS=ON -DTBDSE_BUILD_PYTHON=$python \
     -DPython_EXECUTABLE="$venv_bin/python" \
-    -Dpybind11_DIR="$("$venv_bin/python" -m pybind11 --cmakedir)" "${san_cmake_args[@]}" >/dev/null
+    -Dpybind11_DIR="$("$venv_bin/python" -m pybind11 --cmakedir)" "${san_cmake_args[@]}" \
+    -DSKBUILD_PROJECT_VERSION="$(san_version)" >/dev/null
   nice -n 10 "$venv_bin/cmake" --build "$san_build" -j "$jobs"
 }
 
