@@ -33,6 +33,7 @@ import tbdse as td
 from tbdse import _experiment_file
 from tbdse.experiment import Experiment, PlotSpec, load
 from tbdse.plot import LEGEND_INSIDE, value_order
+from tbdse.results import metric_column
 from tbdse.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,7 +64,8 @@ def experiment_and_table(path: Path) -> tuple[Experiment, pd.DataFrame]:
     frame.attrs = dict(Recording.last[1].attrs)
     if exp.search is not None and "trial" in frame.columns:
         frame["trial"] = np.arange(len(frame))
-    metrics = [*runner.columns, "speedup", "baseline_makespan_cycles"]
+    # (a statistic named like a parameter is the column <param>_resolved)
+    metrics = [*map(metric_column, runner.columns), "speedup", "baseline_makespan_cycles"]
     rows = np.arange(len(frame), dtype=float)
     for k, name in enumerate(c for c in metrics if c in frame.columns):
         # positive, varied and repeatable: a speed-up near 1, other metrics larger

@@ -109,6 +109,12 @@ std::vector<StatInfo> BlockMaestroScheme::stats() {
       {"entry_bypasses", "TBs",
        "TBs scheduled unbuffered because their buffer entries could not be allocated "
        "(when_full 'bypass'; under 'wait' only when nothing was running)"},
+      // Named as the parameters: the result table shows them as <param>_resolved
+      // beside the parameter column, which keeps 'auto' (python/tbdse/results.py).
+      {"dependency_list_entries", "entries",
+       "Dependency List Buffer entries the run had ('auto' resolved; blockmaestro)"},
+      {"parent_counter_entries", "entries",
+       "Parent Counter Buffer entries the run had ('auto' resolved; blockmaestro)"},
   };
 }
 
@@ -163,6 +169,8 @@ void BlockMaestroScheme::write_stats(const Engine& engine, std::span<double> out
   out[18] = bm ? overflows : kNaN;
   out[19] = skips;
   out[20] = bm ? static_cast<double>(bypasses_) : kNaN;
+  out[21] = bm ? static_cast<double>(buffers_.list_entries()) : kNaN;
+  out[22] = bm ? static_cast<double>(buffers_.counter_entries()) : kNaN;
   (void)engine;
 }
 

@@ -14,6 +14,8 @@ const std::vector<StatInfo>& SoftwareMachine::stat_info() {
        "thread instructions beside the operator: reading work ids, active checks, push "
        "prefix sums and stores"},
       {"node_checks", "checks", "topology: nodes checked for being active"},
+      // Shown as relaunch_cycles_resolved beside the parameter column (results.py).
+      {"relaunch_cycles", "cycles", "kernel relaunch cost the run used ('auto' resolved)"},
   };
   return list;
 }
@@ -249,7 +251,7 @@ void SoftwareMachine::warp_finished(std::int32_t w) {
 
 std::vector<double> SoftwareMachine::stats() const {
   return {static_cast<double>(amos_), static_cast<double>(overhead_instructions_),
-          static_cast<double>(checks_)};
+          static_cast<double>(checks_), static_cast<double>(relaunch_)};
 }
 
 }  // namespace tbdse::hwwl

@@ -95,6 +95,10 @@ std::vector<StatInfo> WireframeScheme::stats() {
       {"mem_request_ratio", "fraction",
        "scheduler memory requests / the workload's own (kernel mem_requests); NaN if not stated"},
       {"dgb_bytes", "bytes", "Dependency Graph Buffer storage by the paper's formula (§5.4)"},
+      // Named as the parameters: the result table shows them as <param>_resolved
+      // beside the parameter column, which keeps 'auto' (python/tbdse/results.py).
+      {"node_buffer", "nodes", "Local Node Array size the run used ('auto' resolved; inf: unbounded)"},
+      {"edge_buffer", "edges", "Local Edge Array size the run used ('auto' resolved; inf: unbounded)"},
   };
 }
 
@@ -301,6 +305,11 @@ void WireframeScheme::write_stats(const Engine& engine, std::span<double> out) c
   out[8] = own > 0 ? static_cast<double>(requests_) / static_cast<double>(own)
                    : std::numeric_limits<double>::quiet_NaN();
   out[9] = storage_bytes();
+  const auto size = [](std::int64_t v) {
+    return v == kUnbounded ? std::numeric_limits<double>::infinity() : static_cast<double>(v);
+  };
+  out[10] = size(dgb_.sizes().node_buffer);
+  out[11] = size(dgb_.sizes().edge_buffer);
 }
 
 double WireframeScheme::storage_bytes() const { return storage_bytes(dgb_.sizes(), node_entry_bytes_); }
