@@ -167,14 +167,19 @@ def typed_column(values: Sequence[Any]) -> Any:
     ('auto' beside numbers, names, paths) as text.  None marks a run the
     parameter does not apply to."""
     present = [v for v in values if v is not None]
-    if all(isinstance(v, (bool, np.bool_)) for v in present):
+    # Decided on the set of value types, one pass: a sweep's columns hold
+    # thousands of values of one or two types.
+    kinds = set(map(type, present))
+    if all(issubclass(k, (bool, np.bool_)) for k in kinds):
         return pd.array(values, dtype="boolean")
-    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in present):
+    whole = all(issubclass(k, (int, np.integer)) and not issubclass(k, bool) for k in kinds)
+    if whole:
         return pd.array(values, dtype="Int64")
+    numbers = {k for k in kinds if not issubclass(k, str)}
     numeric = all(
-        (isinstance(v, (int, float, np.number)) and not isinstance(v, bool)) or v == UNBOUNDED
-        for v in present
-    )
+        issubclass(k, (int, float, np.number)) and not issubclass(k, (bool, np.bool_))
+        for k in numbers
+    ) and all(v == UNBOUNDED for v in present if isinstance(v, str))
     if numeric and present:
         return np.array(
             [np.nan if v is None else (np.inf if v == UNBOUNDED else float(v)) for v in values]
