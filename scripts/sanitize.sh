@@ -45,20 +45,4 @@ if [ ${#san_args[@]} -eq 0 ]; then
     --deselect=tests/test_runaway.py::test_a_graph_too_big_for_ulimit_v_is_a_config_error)
 fi
 
-start=$SECONDS
-if [ "$san_no_build" = 0 ]; then
-  if [ "$san_cpp_only" = 1 ]; then san_build cpp; else san_build; fi
-fi
-echo "tbdse asan: built in $((SECONDS - start)) s"
-san_reset_logs
-status=0
-t=$SECONDS
-san_ctest || status=$?
-echo "tbdse asan: C++ tests in $((SECONDS - t)) s"
-if [ "$san_cpp_only" = 0 ]; then
-  t=$SECONDS
-  san_pytest "${san_args[@]}" || status=$?
-  echo "tbdse asan: Python tests in $((SECONDS - t)) s"
-fi
-echo "tbdse asan: $((SECONDS - start)) s in all, exit status $status"
-exit $status
+san_run "${san_args[@]}"

@@ -69,20 +69,4 @@ parallel_tests=(
 )
 if [ ${#san_args[@]} -eq 0 ]; then san_args=("${parallel_tests[@]}"); fi
 
-start=$SECONDS
-if [ "$san_no_build" = 0 ]; then
-  if [ "$san_cpp_only" = 1 ]; then san_build cpp; else san_build; fi
-fi
-echo "tbdse tsan: built in $((SECONDS - start)) s"
-san_reset_logs
-status=0
-t=$SECONDS
-san_ctest || status=$?
-echo "tbdse tsan: C++ tests in $((SECONDS - t)) s"
-if [ "$san_cpp_only" = 0 ]; then
-  t=$SECONDS
-  san_pytest "${san_args[@]}" || status=$?
-  echo "tbdse tsan: Python tests in $((SECONDS - t)) s"
-fi
-echo "tbdse tsan: $((SECONDS - start)) s in all, exit status $status"
-exit $status
+san_run "${san_args[@]}"

@@ -122,3 +122,24 @@ san_parse_args() {
     esac
   done
 }
+
+# Builds (unless --no-build), runs the C++ tests, then (unless --cpp-only)
+# pytest with the given arguments; prints the times; exits with the status.
+san_run() {
+  local start=$SECONDS status=0 t
+  if [ "$san_no_build" = 0 ]; then
+    if [ "$san_cpp_only" = 1 ]; then san_build cpp; else san_build; fi
+  fi
+  echo "tbdse $san_name: built in $((SECONDS - start)) s"
+  san_reset_logs
+  t=$SECONDS
+  san_ctest || status=$?
+  echo "tbdse $san_name: C++ tests in $((SECONDS - t)) s"
+  if [ "$san_cpp_only" = 0 ]; then
+    t=$SECONDS
+    san_pytest "$@" || status=$?
+    echo "tbdse $san_name: Python tests in $((SECONDS - t)) s"
+  fi
+  echo "tbdse $san_name: $((SECONDS - start)) s in all, exit status $status"
+  exit $status
+}
