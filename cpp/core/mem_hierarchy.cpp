@@ -93,9 +93,16 @@ Cycle MemoryHierarchy::finish(Cycle cycle, Cycle done) {
 }
 
 Cycle MemoryHierarchy::access_warp(std::int64_t sm, Cycle cycle, const std::uint64_t* addresses,
-                                   std::uint32_t active, std::int64_t bytes, bool is_write) {
-  begin(cycle);
+                                   std::uint32_t active, std::int64_t bytes, bool is_write,
+                                   std::int32_t* lines) {
   const CoalescedWarp warp = coalesce(addresses, active, bytes);
+  if (lines) *lines = warp.count;
+  return access_lines(sm, cycle, warp, is_write);
+}
+
+Cycle MemoryHierarchy::access_lines(std::int64_t sm, Cycle cycle, const CoalescedWarp& warp,
+                                    bool is_write) {
+  begin(cycle);
   Cycle done = cycle;
   for (int i = 0; i < warp.count; ++i)
     done = std::max(done, line_request(sm, cycle, warp.lines[i].line, warp.lines[i].sectors,
@@ -104,10 +111,11 @@ Cycle MemoryHierarchy::access_warp(std::int64_t sm, Cycle cycle, const std::uint
 }
 
 Cycle MemoryHierarchy::access_range(std::int64_t sm, Cycle cycle, std::uint64_t base,
-                                    std::int64_t bytes, bool is_write) {
+                                    std::int64_t bytes, bool is_write, std::int32_t* lines) {
   begin(cycle);
   Cycle done = cycle;
   const std::uint64_t end = base + static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1));
+  if (lines) *lines = static_cast<std::int32_t>(((end - 1) >> kLineShift) - (base >> kLineShift) + 1);
   for (std::uint64_t line = base >> kLineShift; (line << kLineShift) < end; ++line) {
     const std::uint64_t lo = std::max(base, line << kLineShift);
     const std::uint64_t hi = std::min(end, (line + 1) << kLineShift);

@@ -66,8 +66,12 @@ class MemoryHierarchy {
 
   // One warp instruction: active threads' addresses (bytes each) coalesced
   // into line requests that SM `sm`'s L1 takes one per cycle from `cycle`.
+  // `lines`, when given, receives how many line requests it made.
   Cycle access_warp(std::int64_t sm, Cycle cycle, const std::uint64_t* addresses,
-                    std::uint32_t active, std::int64_t bytes, bool is_write);
+                    std::uint32_t active, std::int64_t bytes, bool is_write,
+                    std::int32_t* lines = nullptr);
+  // The line requests of an already coalesced warp instruction.
+  Cycle access_lines(std::int64_t sm, Cycle cycle, const CoalescedWarp& warp, bool is_write);
   // One thread's access of `bytes` at `address`.  An L1 hit on one line is
   // handled here, inline (the hot path of a sweep); the rest out of line.
   Cycle access(std::int64_t sm, Cycle cycle, std::uint64_t address, std::int64_t bytes,
@@ -100,7 +104,7 @@ class MemoryHierarchy {
   }
   // A footprint: [base, base + bytes) walked as line requests, one per cycle.
   Cycle access_range(std::int64_t sm, Cycle cycle, std::uint64_t base, std::int64_t bytes,
-                     bool is_write);
+                     bool is_write, std::int32_t* lines = nullptr);
 
   const MemoryStats& stats() const;
   // DRAM backlog (sector transfers queued or in service) every sample_cycles.

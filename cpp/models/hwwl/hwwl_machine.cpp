@@ -75,7 +75,7 @@ Cycle HwwlMachine::relaunch_cycles(const HwwlParams& params, const GpuConfig& gp
 
 HwwlMachine::HwwlMachine(const HwwlParams& params, const WorklistProblem& problem,
                          const GpuConfig& gpu, const ResolvedRun& run, bool record)
-    : WarpMachine(problem, gpu, run, record, params.sample_every),
+    : WarpMachine(problem, gpu, run, record, params.sample_every, params.lsu_queue),
       p_(params),
       scheme_(redistribution_from(params.redistribution)),
       double_(params.buffering == "double"),
@@ -164,11 +164,7 @@ void HwwlMachine::step(std::int32_t w) {
       break;
     }
     case Phase::PULL: pull(w); break;
-    case Phase::COMPUTE:
-      --cores_[warp.core].lsu_busy;  // the round's load returned
-      release_lsu(warp.core);
-      compute_round(w);
-      break;
+    case Phase::COMPUTE: compute_round(w); break;
     case Phase::PUSH_REQ: {
       std::int32_t most = 0;
       for (std::int32_t k = 0; k < kWarp; ++k)
@@ -229,19 +225,15 @@ void HwwlMachine::pull(std::int32_t w) {
     // Apply the operator to every item now; the warp then issues the longest
     // thread's instructions and waits for the most load round trips.
     warp.pushes.clear();
-    warp.compute.begin(false);  // work ids are scattered nodes
+    warp.compute.begin();
     for (std::int32_t k = 0; k < kWarp; ++k) {
       warp.push_start[k] = static_cast<std::int32_t>(warp.pushes.size());
       if (warp.item[k] < 0) continue;
       activated_.clear();
-      const ItemCost cost = op_.apply(warp.item[k], activated_);
+      apply(warp.compute, k, warp.item[k]);
       warp.pushes.insert(warp.pushes.end(), activated_.begin(), activated_.end());
-      warp.compute.add(cost);
-      useful_instructions_ += cost.instructions;
-      dynamic_instructions_ += cost.instructions;
     }
     warp.push_start[kWarp] = static_cast<std::int32_t>(warp.pushes.size());
-    ready(warp.compute);
     warp.phase = Phase::COMPUTE;
     progress();
     compute_round(w);
@@ -265,7 +257,6 @@ void HwwlMachine::compute_round(std::int32_t w) {
   bool done = false;
   const Cycle next = compute_step(warp.core, warp.compute, done);
   if (done) warp.phase = Phase::PUSH_REQ;
-  else ++cores_[warp.core].lsu_busy;  // the round's load holds a queue entry until it returns
   post(next, WARP, WARP_STEP, w);
 }
 

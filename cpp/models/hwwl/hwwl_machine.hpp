@@ -58,8 +58,9 @@ class HwwlMachine final : public WarpMachine {
   struct CoreState {
     IdQueue overflow[2];                // spilled ids per partition
     std::int64_t storing = 0;           // ids on their way to the overflow buffer
-    std::int32_t lsu_busy = 0;          // load-store queue entries in use
-    std::vector<std::int32_t> waiting;  // store requests waiting for an entry
+    std::int64_t stored[2] = {0, 0};    // ids ever spilled per partition (the buffer's tail)
+    std::int64_t loaded[2] = {0, 0};    // ids ever refilled per partition (its head)
+    std::int32_t virt_loads = 0;        // virtualization loads in flight
     std::int32_t refill_rr = 0;
   };
 
@@ -94,10 +95,11 @@ class HwwlMachine final : public WarpMachine {
   bool refill_on_demand(std::int32_t w, const std::vector<std::int32_t>& empty_banks);
   void load(std::int32_t core, std::vector<std::int32_t> targets, std::int32_t warp);
   void load_done(std::int32_t request);
+  // A virtualization load can start now: below the in-flight limit, with a
+  // free load-store queue entry for each line it reads.
+  bool can_load(std::int32_t core, std::int64_t ids) const;
   void spill(std::int32_t core, std::vector<std::int32_t> ids, Cycle t);
-  void issue_store(std::int32_t request, Cycle t);
   void store_done(std::int32_t request);
-  void release_lsu(std::int32_t core);
   void end_of_kernel();
   void relaunch();
   std::int32_t new_request(Request r);

@@ -45,10 +45,18 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
            .paper_ref = "HWWL §III-A, §III-D", .unbounded_ok = true, .min_value = 0,
            .max_value = 1e12});
     t.add(&HwwlParams::lsu_queue,
-          {.name = "lsu_queue", .unit = "entries",
-           .doc = "load-store queue entries per core that virtualization requests may use; "
-                  "the operator's loads take priority",
-           .paper_ref = "HWWL §III-D (tbdse assumption)", .min_value = 1, .max_value = 1e6});
+          {.name = "lsu_queue", .unit = "requests",
+           .doc = "load-store queue entries per core, one per line request in flight (a "
+                  "scattered warp load takes up to 32); virtualization requests use what is "
+                  "free, the warps' own loads wait for entries",
+           .paper_ref = "HWWL §III-D (size: tbdse assumption)", .min_value = 1,
+           .max_value = 1e6});
+    t.add(&HwwlParams::virt_load_limit,
+          {.name = "virt_load_limit", .unit = "loads",
+           .doc = "virtualization loads in flight per core at most; a pull to an empty bank "
+                  "that cannot start its refill returns WAIT",
+           .paper_ref = "HWWL §III-D (\"up to a limit\"; value: tbdse assumption)",
+           .min_value = 1, .max_value = 1e6});
     t.add(&HwwlParams::wait_spin,
           {.name = "wait_spin", .unit = "instructions",
            .doc = "instructions a warp whose threads all pulled WAIT spends before pulling "
@@ -93,6 +101,19 @@ const ParamTable<SoftwareParams>& SoftwareParams::params() {
            .doc = "data: a warp's atomic-reduced push (prefix sum of push counts) before its "
                   "one atomic on the worklist tail",
            .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+    t.add(&SoftwareParams::lsu_queue,
+          {.name = "lsu_queue", .unit = "requests",
+           .doc = "load-store queue entries per core, one per line request in flight (as for "
+                  "hwwl)",
+           .paper_ref = "HWWL §III-D (size: tbdse assumption)", .min_value = 1,
+           .max_value = 1e6});
+    t.add(&SoftwareParams::block_threads,
+          {.name = "block_threads", .unit = "threads",
+           .doc = "threads per thread block of each super-step's kernel; a core runs whole "
+                  "blocks (at most tb_slots, threads_per_sm), and a block's place frees when "
+                  "its last warp ends",
+           .paper_ref = "HWWL §II, Table II (LonestarGPU's kernels; size: tbdse assumption)",
+           .min_value = 32, .max_value = 65536});
     t.add(&SoftwareParams::sample_every,
           {.name = "sample_every", .unit = "cycles",
            .doc = "cycles between samples of active threads when recorded",

@@ -38,9 +38,16 @@ struct HwwlParams {
   // needed.  A push that finds it full is a simulation error (§III-A: the
   // exception).  Default unbounded.
   std::int64_t overflow_entries = kUnbounded;
-  // Load-store queue entries per core that virtualization requests may use;
-  // the operator's own loads take priority (§III-D).  Default 64 (tbdse's).
+  // Load-store queue entries per core, one per 128-byte line request in
+  // flight (a scattered warp load takes up to 32).  Virtualization requests
+  // use what is free (§III-D: "as many ... as there is space in the
+  // load-store unit", "normal memory requests are given priority"); warps'
+  // own loads wait for entries.  Default 64 (tbdse's; not in Table IV).
   std::int64_t lsu_queue = 64;
+  // Virtualization loads in flight per core at most (§III-D: "multiple
+  // virtualization loads can be issued up to a limit"); a pull to an empty
+  // bank that cannot start its refill returns WAIT.  Default 4 (tbdse's).
+  std::int64_t virt_load_limit = 4;
   // Instructions a warp whose threads all pulled WAIT spends before pulling
   // again: useless dynamic work (§III-C).  Default 4 (tbdse's: pull, compare,
   // branch, loop).
@@ -70,6 +77,13 @@ struct SoftwareParams {
   // data: instructions of an atomic-reduced push (a block's prefix sum over
   // its threads' push counts) before its one atomic (§II-C).  Default 12.
   std::int64_t push_instructions = 12;
+  // Load-store queue entries per core, as for hwwl.  Default 64.
+  std::int64_t lsu_queue = 64;
+  // Threads per thread block of each super-step's kernel: a core runs whole
+  // blocks (at most gpu.tb_slots of them, and gpu.threads_per_sm threads), a
+  // block's place frees when its last warp ends.  Default 256 (tbdse's: a
+  // common LonestarGPU block size).
+  std::int64_t block_threads = 256;
   std::int64_t sample_every = 500;  // as for hwwl
   bool check_results = true;        // as for hwwl
 

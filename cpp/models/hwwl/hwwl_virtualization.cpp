@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "core/sector_cache.hpp"
 #include "models/hwwl/hwwl_machine.hpp"
 
 namespace tbdse::hwwl {
@@ -122,16 +123,25 @@ void HwwlMachine::arrive(std::int32_t r) {
   free_requests_.push_back(r);
 }
 
+bool HwwlMachine::can_load(std::int32_t core, std::int64_t ids) const {
+  const CoreState& cs = cores_[core];
+  if (cs.overflow[pull_].empty() || cs.virt_loads >= p_.virt_load_limit) return false;
+  const std::uint64_t first = OperatorMemory::overflow_slot(core, pull_, cs.loaded[pull_]);
+  const std::uint64_t last = first + static_cast<std::uint64_t>(std::max<std::int64_t>(ids, 1)) * 4 - 1;
+  const auto lines = static_cast<std::int64_t>((last >> kLineShift) - (first >> kLineShift) + 1);
+  return lsu_[static_cast<std::size_t>(core)].free_at(now_) >= lines;
+}
+
 void HwwlMachine::refill_interval(std::int32_t core) {
   CoreState& cs = cores_[core];
   const IdQueue& spilled = cs.overflow[pull_];
-  if (spilled.empty() || cs.lsu_busy >= p_.lsu_queue) return;
+  const std::int64_t want = std::min<std::int64_t>(kWarp, spilled.size());
+  if (!can_load(core, want)) return;
   for (std::int32_t l = 0; l < shape_.lanes; ++l)
     if (room(core * shape_.lanes + l) < 1) return;  // only when every bank has a free entry
   // A warp's worth of ids into reserved entries, one per bank in turn.
   std::vector<std::int64_t> left(static_cast<std::size_t>(shape_.lanes));
   for (std::int32_t l = 0; l < shape_.lanes; ++l) left[l] = room(core * shape_.lanes + l);
-  const std::int64_t want = std::min<std::int64_t>(kWarp, spilled.size());
   std::vector<std::int32_t> targets;
   for (std::int32_t i = 0; static_cast<std::int64_t>(targets.size()) < want; ++i) {
     const std::int32_t l = (cs.refill_rr + i) % shape_.lanes;
@@ -149,25 +159,25 @@ void HwwlMachine::refill_interval(std::int32_t core) {
 bool HwwlMachine::refill_on_demand(std::int32_t w, const std::vector<std::int32_t>& empty_banks) {
   Warp& warp = warps_[w];
   CoreState& cs = cores_[warp.core];
-  if (cs.lsu_busy >= p_.lsu_queue || cs.overflow[pull_].empty()) return false;
-  // Up to a warp's worth: the banks this warp found empty first, then the
-  // core's others with room, least loaded first.
   const std::int64_t want = std::min<std::int64_t>(kWarp, cs.overflow[pull_].size());
+  if (!can_load(warp.core, want)) return false;
+  // §III-D: a load on a pull to an empty bank refills that bank — up to a
+  // warp's worth, shared in turn among the banks this warp found empty.
   std::vector<std::int32_t> order(empty_banks);
   std::sort(order.begin(), order.end());
   order.erase(std::unique(order.begin(), order.end()), order.end());
-  std::vector<std::int32_t> others;
-  for (std::int32_t l = 0; l < shape_.lanes; ++l) {
-    const std::int32_t b = warp.core * shape_.lanes + l;
-    if (!std::binary_search(order.begin(), order.end(), b)) others.push_back(b);
-  }
-  std::stable_sort(others.begin(), others.end(),
-                   [&](std::int32_t x, std::int32_t y) { return room(x) > room(y); });
-  order.insert(order.end(), others.begin(), others.end());
+  std::vector<std::int64_t> left(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) left[i] = room(order[i]);
   std::vector<std::int32_t> targets;
-  for (const std::int32_t b : order)
-    for (std::int64_t k = room(b); k > 0 && static_cast<std::int64_t>(targets.size()) < want; --k)
-      targets.push_back(b);
+  for (bool any = true; any && static_cast<std::int64_t>(targets.size()) < want;) {
+    any = false;
+    for (std::size_t i = 0; i < order.size() && static_cast<std::int64_t>(targets.size()) < want; ++i)
+      if (left[i] > 0) {
+        --left[i];
+        targets.push_back(order[i]);
+        any = true;
+      }
+  }
   if (targets.empty()) return false;
   load(warp.core, std::move(targets), w);
   warp.phase = Phase::REFILL_WAIT;
@@ -185,9 +195,12 @@ void HwwlMachine::load(std::int32_t core, std::vector<std::int32_t> targets, std
   const auto n = static_cast<std::int64_t>(r.ids.size());
   overflow_ids_[pull_] -= n;
   in_flight_ += n;
-  ++cs.lsu_busy;
+  ++cs.virt_loads;
   ++virt_loads_;
-  post(memory_.access(now_, 1), ARRIVAL, LOAD_DONE, new_request(std::move(r)));  // coalesced
+  // The ids lie at consecutive words of the buffer: one coalesced load.
+  const std::uint64_t at = OperatorMemory::overflow_slot(core, pull_, cs.loaded[pull_]);
+  cs.loaded[pull_] += n;
+  post(range_access(core, now_, at, n * 4, false), ARRIVAL, LOAD_DONE, new_request(std::move(r)));
 }
 
 void HwwlMachine::load_done(std::int32_t r) {
@@ -200,10 +213,9 @@ void HwwlMachine::load_done(std::int32_t r) {
   const auto n = static_cast<std::int64_t>(req.ids.size());
   in_flight_ -= n;
   pull_ids_ += n;
-  --cores_[req.core].lsu_busy;
-  const std::int32_t warp = req.warp, core = req.core;
+  --cores_[req.core].virt_loads;
+  const std::int32_t warp = req.warp;
   free_requests_.push_back(r);
-  release_lsu(core);
   if (warp >= 0) {  // the stalled warp pulls again
     warps_[warp].phase = Phase::PULL_REQ;
     step(warp);
@@ -223,15 +235,14 @@ void HwwlMachine::spill(std::int32_t core, std::vector<std::int32_t> ids, Cycle 
         "give it more entries or the banks more (bank_entries)");
   cs.storing += n;
   spilled_ += n;
-  const std::int32_t r = new_request({core, -1, std::move(ids), {}});
-  if (cs.lsu_busy < p_.lsu_queue) issue_store(r, t);
-  else cs.waiting.push_back(r);
-}
-
-void HwwlMachine::issue_store(std::int32_t r, Cycle t) {
-  ++cores_[requests_[r].core].lsu_busy;
   ++virt_stores_;
-  post(memory_.access(std::max(t, now_), 1), ARRIVAL, STORE_DONE, r);  // one coalesced store
+  // One coalesced store to the buffer's tail; it waits for load-store queue
+  // entries behind the warps' own requests.
+  const std::int32_t side = push_side();
+  const std::uint64_t at = OperatorMemory::overflow_slot(core, side, cs.stored[side]);
+  cs.stored[side] += n;
+  const Cycle done = range_access(core, t, at, n * 4, true);
+  post(std::max(done, now_), ARRIVAL, STORE_DONE, new_request({core, -1, std::move(ids), {}}));
 }
 
 void HwwlMachine::store_done(std::int32_t r) {
@@ -243,20 +254,8 @@ void HwwlMachine::store_done(std::int32_t r) {
   overflow_ids_[side] += n;
   cs.storing -= n;
   peak_overflow_ = std::max(peak_overflow_, cs.overflow[0].size() + cs.overflow[1].size());
-  --cs.lsu_busy;
-  const std::int32_t core = req.core;
   free_requests_.push_back(r);
-  release_lsu(core);
   if (warps_done_ == shape_.warps()) end_of_kernel();
-}
-
-void HwwlMachine::release_lsu(std::int32_t core) {
-  CoreState& cs = cores_[core];
-  while (!cs.waiting.empty() && cs.lsu_busy < p_.lsu_queue) {
-    const std::int32_t r = cs.waiting.front();
-    cs.waiting.erase(cs.waiting.begin());
-    issue_store(r, now_);
-  }
 }
 
 }  // namespace tbdse::hwwl

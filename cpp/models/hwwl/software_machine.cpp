@@ -23,13 +23,20 @@ const std::vector<StatInfo>& SoftwareMachine::stat_info() {
 SoftwareMachine::SoftwareMachine(Mode mode, const SoftwareParams& params,
                                  const WorklistProblem& problem, const GpuConfig& gpu,
                                  const ResolvedRun& run, bool record)
-    : WarpMachine(problem, gpu, run, record, params.sample_every),
+    : WarpMachine(problem, gpu, run, record, params.sample_every, params.lsu_queue),
       mode_(mode),
       p_(params),
       relaunch_(params.relaunch_cycles == kAuto ? gpu.us_to_cycles(gpu.host_launch_us)
                                                 : params.relaunch_cycles),
-      queued_(static_cast<std::size_t>(shape_.cores)),
-      resident_(static_cast<std::size_t>(shape_.cores), 0) {}
+      resident_(static_cast<std::size_t>(shape_.cores), 0) {
+  warps_per_block_ = static_cast<std::int32_t>((params.block_threads + kWarp - 1) / kWarp);
+  const std::int64_t fit = gpu.threads_per_sm / (std::int64_t{warps_per_block_} * kWarp);
+  if (fit < 1)
+    throw ConfigError("block_threads = " + std::to_string(params.block_threads) +
+                      " does not fit a core of GPU '" + gpu.name + "' (threads_per_sm = " +
+                      std::to_string(gpu.threads_per_sm) + ")");
+  blocks_per_core_ = static_cast<std::int32_t>(std::min<std::int64_t>(fit, gpu.tb_slots));
+}
 
 void SoftwareMachine::start() {
   // The initialisation kernel is not timed (as for the hardware worklist).
@@ -48,7 +55,6 @@ void SoftwareMachine::start() {
 
 void SoftwareMachine::launch() {
   ++supersteps_;
-  std::int32_t warps = 0;
   if (mode_ == Mode::DATA) {
     list_ = std::move(next_list_);
     next_list_.clear();
@@ -60,26 +66,34 @@ void SoftwareMachine::launch() {
     next_count_ = 0;
     threads_ = problem_.nodes();
   }
-  warps = (threads_ + kWarp - 1) / kWarp;
+  parity_ = 1 - parity_;
+  const std::int32_t warps = (threads_ + kWarp - 1) / kWarp;
   warps_.assign(static_cast<std::size_t>(warps), Warp{});
-  for (auto& q : queued_) q.clear();
-  for (std::int32_t w = 0; w < warps; ++w) {  // blocks dealt to cores round robin
-    warps_[w].core = w % shape_.cores;
+  for (std::int32_t w = 0; w < warps; ++w) {
+    warps_[w].block = w / warps_per_block_;
     warps_[w].first = w * kWarp;
     warps_[w].item.fill(-1);
-    queued_[warps_[w].core].push_back(w);
   }
-  for (auto& q : queued_) std::reverse(q.begin(), q.end());  // popped from the back
+  blocks_ = (warps + warps_per_block_ - 1) / warps_per_block_;
+  block_warps_.assign(static_cast<std::size_t>(blocks_), 0);
+  for (std::int32_t w = 0; w < warps; ++w) ++block_warps_[warps_[w].block];
+  next_block_ = 0;
   warps_left_ = warps;
-  for (std::int32_t c = 0; c < shape_.cores; ++c) dispatch(c);
+  // The block scheduler fills the cores in turn, then gives each freed place
+  // the next block.
+  for (std::int32_t round = 0; round < blocks_per_core_; ++round)
+    for (std::int32_t c = 0; c < shape_.cores && next_block_ < blocks_; ++c) dispatch(c);
 }
 
 void SoftwareMachine::dispatch(std::int32_t core) {
-  auto& q = queued_[core];
-  while (resident_[core] < shape_.warps_per_core && !q.empty()) {
-    ++resident_[core];
-    post(now_, WARP, WARP_STEP, q.back());
-    q.pop_back();
+  if (resident_[core] >= blocks_per_core_ || next_block_ >= blocks_) return;
+  ++resident_[core];
+  const std::int32_t block = next_block_++;
+  const std::int32_t last = std::min<std::int32_t>(static_cast<std::int32_t>(warps_.size()),
+                                                   (block + 1) * warps_per_block_);
+  for (std::int32_t w = block * warps_per_block_; w < last; ++w) {
+    warps_[w].core = core;
+    post(now_, WARP, WARP_STEP, w);
   }
 }
 
@@ -91,12 +105,12 @@ void SoftwareMachine::handle(const Event& e) {
   step(static_cast<std::int32_t>(e.payload));
 }
 
-std::int32_t SoftwareMachine::data_item(const Warp& warp, std::int32_t k) const {
+std::int64_t SoftwareMachine::data_slot(const Warp& warp, std::int32_t k) const {
   const std::int64_t t = warp.first + k;
   if (t >= threads_) return -1;
   const auto n = static_cast<std::int64_t>(list_.size());
   const std::int64_t i = t * n / threads_ + warp.iteration;  // Fig. 2: a contiguous share
-  return i < (t + 1) * n / threads_ ? list_[static_cast<std::size_t>(i)] : -1;
+  return i < (t + 1) * n / threads_ ? i : -1;
 }
 
 void SoftwareMachine::step(std::int32_t w) {
@@ -115,9 +129,18 @@ void SoftwareMachine::fetch(std::int32_t w) {
   // data: read each thread's next work id from the pull list; topology: load
   // each thread's node and check its active flag.  Either way one load.
   std::int32_t threads = 0;
+  std::array<std::uint64_t, kWarp> address{};
+  std::uint32_t active = 0;
   for (std::int32_t k = 0; k < kWarp; ++k) {
-    warp.item[k] = mode_ == Mode::DATA ? data_item(warp, k)
-                                       : (warp.first + k < threads_ ? warp.first + k : -1);
+    if (mode_ == Mode::DATA) {
+      warp.slot[k] = data_slot(warp, k);
+      warp.item[k] = warp.slot[k] >= 0 ? list_[static_cast<std::size_t>(warp.slot[k])] : -1;
+      if (warp.item[k] >= 0) address[k] = OperatorMemory::list_slot(parity_, warp.slot[k]);
+    } else {
+      warp.item[k] = warp.first + k < threads_ ? warp.first + k : -1;
+      if (warp.item[k] >= 0) address[k] = flag(parity_, warp.item[k]);
+    }
+    if (warp.item[k] >= 0) active |= 1u << k;
     threads += warp.item[k] >= 0;
   }
   if (threads == 0) {
@@ -131,16 +154,18 @@ void SoftwareMachine::fetch(std::int32_t w) {
   if (mode_ == Mode::TOPOLOGY) checks_ += threads;
   const Cycle at = issue_[warp.core].reserve(now_, instructions);
   warp.phase = Phase::LOADED;
-  // Consecutive slots of the pull list, or consecutive nodes' flags: coalesced.
-  post(memory_.access(at + instructions, 1), WARP, WARP_STEP, w);
+  // The threads' slots of the pull list (a contiguous share each: strided
+  // across the warp), or consecutive nodes' flags (coalesced).
+  post(warp_access(warp.core, at + instructions, address.data(), active, 4, false), WARP,
+       WARP_STEP, w);
 }
 
 void SoftwareMachine::loaded(std::int32_t w) {
   Warp& warp = warps_[w];
   std::int32_t most = 0, items = 0;
   // topology's threads load their own, consecutive nodes; data's load the
-  // nodes its work ids name, scattered.
-  warp.compute.begin(mode_ == Mode::TOPOLOGY);
+  // nodes its work ids name, scattered: the addresses say which.
+  warp.compute.begin();
   for (std::int32_t k = 0; k < kWarp; ++k) {
     const std::int32_t id = warp.item[k];
     if (id < 0) continue;
@@ -149,25 +174,19 @@ void SoftwareMachine::loaded(std::int32_t w) {
       continue;
     }
     activated_.clear();
-    const ItemCost cost = op_.apply(id, activated_);
-    warp.compute.add(cost);
-    useful_instructions_ += cost.instructions;
-    dynamic_instructions_ += cost.instructions;
+    apply(warp.compute, k, id);
     most = std::max(most, static_cast<std::int32_t>(activated_.size()));
     ++items;
     warp.holding |= 1u << k;
     // Where activated ids go: topology sets flags now (duplicates merge);
     // data appends them when its atomic on the worklist tail returns.
-    activations_ += static_cast<std::int32_t>(activated_.size());
-    if (mode_ == Mode::TOPOLOGY) {
+    if (mode_ == Mode::TOPOLOGY)
       for (const std::int32_t v : activated_)
         if (!next_active_[v]) {
           next_active_[v] = 1;
           ++next_count_;
         }
-    } else {
-      warp.pushes.insert(warp.pushes.end(), activated_.begin(), activated_.end());
-    }
+    warp.pushes.insert(warp.pushes.end(), activated_.begin(), activated_.end());
   }
   if (items == 0) {  // topology: no active node in this warp
     warp_finished(w);
@@ -175,7 +194,6 @@ void SoftwareMachine::loaded(std::int32_t w) {
   }
   progress();
   hold(items);
-  ready(warp.compute);
   warp.most_pushes = most;
   warp.phase = Phase::COMPUTE;
   compute_round(w);
@@ -199,16 +217,19 @@ void SoftwareMachine::push(std::int32_t w) {
     overhead_instructions_ += prefix * pushers;
     dynamic_instructions_ += prefix * pushers;
     const Cycle ready = issue_[warp.core].reserve(now_, prefix) + prefix;
-    const Cycle start = std::max(ready, amo_free_);
+    // The atomic unit sits by the L2: the request travels there, waits for
+    // the tail's earlier atomics, and its old value comes back.
+    const Cycle hop = memory_.config().l2_hit_cycles / 2;
+    const Cycle start = std::max(ready + hop, amo_free_);
     amo_free_ = start + shape_.amo_cycles;
     ++amos_;
     warp.phase = Phase::AMO_DONE;
-    post(memory_.access(amo_free_, 1), WARP, WARP_STEP, w);
+    post(amo_free_ + hop, WARP, WARP_STEP, w);
     return;
   }
+  const auto tail = static_cast<std::int64_t>(next_list_.size());
   if (mode_ == Mode::DATA && warp.most_pushes > 0) {  // the tail came back: store the ids
     next_list_.insert(next_list_.end(), warp.pushes.begin(), warp.pushes.end());
-    warp.pushes.clear();
   }
   // The stores of the pushed ids (or flags) issue without waiting.
   Cycle next = now_;
@@ -217,11 +238,22 @@ void SoftwareMachine::push(std::int32_t w) {
     next = at + warp.most_pushes;
     overhead_instructions_ += warp.most_pushes;
     dynamic_instructions_ += warp.most_pushes;
-    // data's ids go to consecutive slots (one request per store instruction);
-    // topology's flags are the activated nodes', scattered.
-    (void)memory_.access(at, mode_ == Mode::DATA ? warp.most_pushes : activations_);
+    if (mode_ == Mode::DATA) {  // the warp's ids fill consecutive slots from the tail
+      (void)range_access(warp.core, at, OperatorMemory::list_slot(1 - parity_, tail),
+                         static_cast<std::int64_t>(warp.pushes.size()) * 4, true);
+    } else {  // the activated nodes' flags, scattered: 32 per store instruction
+      std::array<std::uint64_t, kWarp> address{};
+      for (std::size_t i = 0; i < warp.pushes.size(); i += kWarp) {
+        std::uint32_t active = 0;
+        for (std::size_t j = i; j < std::min(warp.pushes.size(), i + kWarp); ++j) {
+          address[j - i] = flag(1 - parity_, warp.pushes[j]);
+          active |= 1u << (j - i);
+        }
+        (void)warp_access(warp.core, at, address.data(), active, 4, true);
+      }
+    }
+    warp.pushes.clear();
   }
-  activations_ = 0;
   hold(-pushers);
   warp.holding = 0;
   warp.item.fill(-1);
@@ -237,8 +269,10 @@ void SoftwareMachine::push(std::int32_t w) {
 void SoftwareMachine::warp_finished(std::int32_t w) {
   Warp& warp = warps_[w];
   warp.phase = Phase::DONE;
-  --resident_[warp.core];
-  dispatch(warp.core);
+  if (--block_warps_[warp.block] == 0) {  // the block's place frees
+    --resident_[warp.core];
+    dispatch(warp.core);
+  }
   if (--warps_left_ > 0) return;
   const bool more = mode_ == Mode::DATA ? !next_list_.empty() : next_count_ > 0;
   if (more) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/hwwl/hwwl_params.hpp"
+#include "models/hwwl/operator_memory.hpp"
 #include "models/hwwl/warp_machine.hpp"
 
 namespace tbdse::hwwl {
@@ -35,11 +36,12 @@ class SoftwareMachine final : public WarpMachine {
   enum class Phase : std::uint8_t { FETCH, LOADED, COMPUTE, PUSH, AMO_DONE, DONE };
 
   struct Warp {
-    std::int32_t core = 0;
+    std::int32_t core = 0, block = 0;
     std::int32_t first = 0;      // data: items [begin[k], end[k]) per thread; topology: nodes
     std::int32_t iteration = 0;  // data: the item index each thread is at (its chunk + iteration)
     Phase phase = Phase::FETCH;
     std::array<std::int32_t, kWarp> item{};
+    std::array<std::int64_t, kWarp> slot{};  // data: each item's index in the pull list
     std::uint32_t holding = 0;
     ComputePhase compute;
     std::int32_t most_pushes = 0;
@@ -53,6 +55,7 @@ class SoftwareMachine final : public WarpMachine {
   void sample_more(std::vector<Series>&, bool) override {}
 
   void launch();
+  // Starts queued blocks on `core` while it has room for a whole block.
   void dispatch(std::int32_t core);
   void step(std::int32_t w);
   void fetch(std::int32_t w);
@@ -60,22 +63,29 @@ class SoftwareMachine final : public WarpMachine {
   void compute_round(std::int32_t w);
   void push(std::int32_t w);
   void warp_finished(std::int32_t w);
-  // data: the item thread k of warp w handles at its current iteration, or -1.
-  std::int32_t data_item(const Warp& warp, std::int32_t k) const;
+  // data: the pull-list index thread k of warp w handles at its current
+  // iteration, or -1.
+  std::int64_t data_slot(const Warp& warp, std::int32_t k) const;
+  // topology: the address of node v's active flag for super-step parity `part`.
+  static std::uint64_t flag(std::int32_t part, std::int32_t v) {
+    return OperatorMemory::word(OperatorMemory::FLAGS, (std::int64_t{part} << 24) + v);
+  }
 
   Mode mode_;
   SoftwareParams p_;
   Cycle relaunch_;
-  std::vector<Warp> warps_;                      // this kernel's warps
-  std::vector<std::vector<std::int32_t>> queued_;  // per core: warps not started yet
-  std::vector<std::int32_t> resident_;             // per core: warps running
+  std::vector<Warp> warps_;                  // this kernel's warps
+  std::int32_t warps_per_block_ = 1, blocks_per_core_ = 1;
+  std::int32_t next_block_ = 0, blocks_ = 0;  // blocks started so far; this kernel's
+  std::vector<std::int32_t> block_warps_;    // per block: its warps still running
+  std::vector<std::int32_t> resident_;       // per core: blocks running
   std::int32_t warps_left_ = 0;
   std::vector<std::int32_t> list_, next_list_;  // data: pull / push worklists
+  std::int32_t parity_ = 0;                     // which list / flag array is pulled
   std::vector<char> active_, next_active_;      // topology: active flags
   std::int64_t next_count_ = 0;
   std::int32_t threads_ = 0;  // this kernel's threads
   Cycle amo_free_ = 0;        // the worklist tail's atomic unit is busy until then
-  std::int32_t activations_ = 0;  // ids the current warp's items activated (scratch)
   bool done_ = false;
 
   std::int64_t amos_ = 0, overhead_instructions_ = 0, checks_ = 0;

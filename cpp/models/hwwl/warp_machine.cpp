@@ -10,13 +10,22 @@
 
 namespace tbdse::hwwl {
 
+namespace {
+
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (const double x : v) sum += x;
+  return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+}
+
+}  // namespace
+
 Shape Shape::of(const GpuConfig& gpu) {
   Shape s;
   s.cores = static_cast<std::int32_t>(gpu.sms);
   s.lanes = static_cast<std::int32_t>(gpu.lanes);
   s.warps_per_core = static_cast<std::int32_t>(gpu.threads_per_sm / kWarp);
   s.issue_width = static_cast<std::int32_t>(gpu.issue_width);
-  s.mem_latency = gpu.mem_latency;
   s.amo_cycles = gpu.amo_cycles;
   if (kWarp % s.lanes != 0 && s.lanes % kWarp != 0)
     throw ConfigError("GPU '" + gpu.name + "': lanes = " + std::to_string(s.lanes) +
@@ -30,27 +39,15 @@ Shape Shape::of(const GpuConfig& gpu) {
   return s;
 }
 
-MemorySystem::MemorySystem(const GpuConfig& gpu, Cycle latency)
-    : per_cycle_(gpu.mem_bandwidth > 0 ? gpu.mem_bandwidth * 1e3 / (128.0 * gpu.clock_mhz) : 0.0),
-      latency_(latency) {}
-
-Cycle MemorySystem::access(Cycle t, std::int32_t requests) {
-  requests_ += requests;
-  ++accesses_;
-  if (per_cycle_ <= 0) return t + latency_;
-  const double start = std::max(static_cast<double>(t), free_);
-  free_ = start + requests / per_cycle_;
-  return static_cast<Cycle>(std::ceil(free_)) + latency_;
-}
-
-void WarpMachine::ready(ComputePhase& c) {
-  std::sort(c.rounds.begin(), c.rounds.begin() + c.threads, std::greater<>());
-  c.looping = c.threads;
+void WarpMachine::apply(ComputePhase& c, std::int32_t k, std::int32_t id) {
+  const ItemCost cost = op_.apply(id, activated_);
+  c.add(k, id, cost.instructions, layout_.rounds(id));
+  useful_instructions_ += cost.instructions;
+  dynamic_instructions_ += cost.instructions;
 }
 
 Cycle WarpMachine::compute_step(std::int32_t core, ComputePhase& c, bool& done) {
-  const std::int32_t total = c.threads ? c.rounds[0] : 0;
-  if (c.round >= total) {  // the instructions after the last load
+  if (c.round >= c.total) {  // the instructions after the last load
     done = true;
     const Cycle at = c.instructions_left > 0 ? issue_[core].reserve(now_, c.instructions_left) : now_;
     const Cycle end = at + c.instructions_left;
@@ -58,14 +55,69 @@ Cycle WarpMachine::compute_step(std::int32_t core, ComputePhase& c, bool& done) 
     return end;
   }
   done = false;
-  const std::int32_t left = total - c.round;
+  const std::int32_t left = c.total - c.round;
   const std::int64_t chunk = std::max<std::int64_t>(1, (c.instructions_left + left - 1) / left);
   const Cycle at = issue_[core].reserve(now_, chunk);
   c.instructions_left = std::max<std::int64_t>(0, c.instructions_left - chunk);
-  while (c.looping > 0 && c.rounds[c.looping - 1] <= c.round) --c.looping;
-  const std::int32_t requests = c.round == 0 && c.coalesced_first ? 1 : c.looping;
+  // The round's loads: one warp instruction per independent load (a node's
+  // row offset and value; an arc's target and weight), waited for together.
+  std::array<std::array<std::uint64_t, kWarp>, 2> address{};
+  std::array<std::uint32_t, 2> active{};
+  std::array<std::int32_t, 2> bytes{4, 4};
+  for (std::int32_t k = 0; k < kWarp; ++k) {
+    if (c.item[k] < 0 || c.rounds[k] <= c.round) continue;
+    Access loads[2];
+    const std::int32_t n = layout_.round_loads(c.item[k], c.round, loads);
+    for (std::int32_t i = 0; i < n; ++i) {
+      address[i][k] = loads[i].address;
+      active[i] |= 1u << k;
+      bytes[i] = loads[i].bytes;
+    }
+  }
   ++c.round;
-  return memory_.access(at + chunk, requests);
+  const Cycle issued = at + chunk;
+  Cycle back = issued;
+  for (std::size_t i = 0; i < 2; ++i)
+    if (active[i])
+      back = std::max(back, warp_access(core, issued, address[i].data(), active[i], bytes[i], false));
+  return back;
+}
+
+Cycle WarpMachine::book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write) {
+  LsuQueue& lsu = lsu_[static_cast<std::size_t>(core)];
+  lsu.release(now_);
+  const Cycle start = lsu.earliest(std::max(t, now_), lines.count);
+  const Cycle done = memory_.access_lines(core, start, lines, is_write);
+  lsu.book(lines.count, std::max(done, start + 1));
+  lines_ += lines.count;
+  if (!is_write) {
+    ++loads_;
+    load_lines_ += lines.count;
+  }
+  return done;
+}
+
+Cycle WarpMachine::warp_access(std::int32_t core, Cycle t, const std::uint64_t* addresses,
+                               std::uint32_t active, std::int64_t bytes, bool is_write) {
+  return book(core, t, coalesce(addresses, active, bytes), is_write);
+}
+
+Cycle WarpMachine::range_access(std::int32_t core, Cycle t, std::uint64_t base, std::int64_t bytes,
+                                bool is_write) {
+  CoalescedWarp lines;
+  Cycle done = t;
+  const std::uint64_t end = base + static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1));
+  for (std::uint64_t line = base >> kLineShift; (line << kLineShift) < end; ++line) {
+    if (lines.count == static_cast<int>(lines.lines.size())) {  // over 64 lines: in parts
+      done = std::max(done, book(core, t, lines, is_write));
+      lines.count = 0;
+    }
+    const std::uint64_t lo = std::max(base, line << kLineShift);
+    const std::uint64_t hi = std::min(end, (line + 1) << kLineShift);
+    lines.add(line, sector_span(static_cast<std::int64_t>(lo & (kLineBytes - 1)),
+                                static_cast<std::int64_t>(hi - lo)));
+  }
+  return std::max(done, book(core, t, lines, is_write));
 }
 
 const std::vector<StatInfo>& worklist_metrics() {
@@ -79,21 +131,35 @@ const std::vector<StatInfo>& worklist_metrics() {
       {"supersteps", "launches", "kernel launches (super-steps, or partition swaps)"},
       {"mean_active_threads", "fraction",
        "time-average share of the GPU's threads holding a work item (0..1)"},
-      {"mem_requests", "requests", "128-byte memory requests (loads, stores, spills, refills)"},
+      {"mem_requests", "requests",
+       "128-byte line requests of every warp memory instruction (loads, stores, spills, "
+       "refills)"},
       {"requests_per_load", "requests",
-       "memory requests per warp memory access: 1 when coalesced, up to 32 when scattered "
-       "(the paper's Reqs/Load, Table II)"},
+       "line requests per warp load: 1 when coalesced, up to 32 when scattered (the paper's "
+       "Reqs/Load, Table II)"},
+      {"l1_miss_rate", "fraction",
+       "share of L1 sector reads that missed (the paper's L1C Miss, Table II)"},
+      {"l2_hit_rate", "fraction", "share of L2 sector reads that hit"},
+      {"dram_bytes", "bytes", "bytes read from and written to DRAM"},
+      {"avg_load_latency", "cycles",
+       "mean cycles from a memory instruction's issue to its data (queueing included)"},
+      {"dram_queue", "sectors",
+       "DRAM backlog (32-byte transfers queued or in service, all channels), sampled every "
+       "1000 cycles and averaged"},
       {"events", "events", "simulation events processed"},
   };
   return list;
 }
 
 WarpMachine::WarpMachine(const WorklistProblem& problem, const GpuConfig& gpu,
-                         const ResolvedRun& run, bool record, std::int64_t sample_every)
+                         const ResolvedRun& run, bool record, std::int64_t sample_every,
+                         std::int64_t lsu_entries)
     : problem_(problem),
       shape_(Shape::of(gpu)),
       issue_(static_cast<std::size_t>(shape_.cores), IssueSlots(shape_.issue_width)),
-      memory_(gpu, shape_.mem_latency),
+      memory_(memory_config(gpu)),
+      lsu_(static_cast<std::size_t>(shape_.cores), LsuQueue(lsu_entries)),
+      layout_(problem),
       op_(problem, run.model_key),
       record_(record),
       sample_every_(sample_every) {}
@@ -161,10 +227,13 @@ RunOutput WarpMachine::run(const char* scheme, bool check_results, bool values) 
       static_cast<double>(dynamic_instructions_),
       static_cast<double>(supersteps_),
       end_ > 0 ? holding_area_ / (threads * static_cast<double>(end_)) : 0.0,
-      static_cast<double>(memory_.requests()),
-      memory_.accesses()
-          ? static_cast<double>(memory_.requests()) / static_cast<double>(memory_.accesses())
-          : 0.0,
+      static_cast<double>(lines_),
+      loads_ ? static_cast<double>(load_lines_) / static_cast<double>(loads_) : 0.0,
+      memory_.stats().l1_reads ? 1.0 - memory_.stats().l1_hit_rate() : 0.0,
+      memory_.stats().l2_hit_rate(),
+      static_cast<double>(memory_.stats().dram_bytes()),
+      memory_.stats().average_latency(),
+      mean(memory_.dram_queue_samples()),
       static_cast<double>(events_),
   };
   const auto own = stats();

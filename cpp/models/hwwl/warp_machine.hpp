@@ -6,12 +6,14 @@
 // Timing model (docs/models/hwwl.md): a warp instruction takes one issue slot
 // of its core (gpu.issue_width per cycle, first come first served, a warp's
 // run of instructions back to back); a warp executes the largest instruction
-// count among its threads (divergent threads idle, masked); a load round trip
-// takes gpu.mem_latency cycles during which the warp issues nothing, so other
-// warps hide it.  Caches, coalescing and bandwidth are not modelled: every
-// load of the operator is a round trip.
+// count among its threads (divergent threads idle, masked); a warp's loads
+// are coalesced into line requests that go through the GPU's memory
+// hierarchy (per-core L1, shared L2, DRAM channels: core/mem_hierarchy.hpp)
+// and hold load-store queue entries until they return; meanwhile the warp
+// issues nothing, so other warps hide the latency.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -19,8 +21,11 @@
 
 #include "core/event_queue.hpp"
 #include "core/gpu.hpp"
+#include "core/mem_hierarchy.hpp"
 #include "core/run.hpp"
 #include "core/scheme.hpp"
+#include "models/hwwl/lsu_queue.hpp"
+#include "models/hwwl/operator_memory.hpp"
 #include "models/hwwl/operator_state.hpp"
 
 namespace tbdse::hwwl {
@@ -33,7 +38,6 @@ struct Shape {
   std::int32_t lanes = 0;           // SIMD lanes (and worklist banks) per core
   std::int32_t warps_per_core = 0;  // threads_per_sm / 32
   std::int32_t issue_width = 0;
-  Cycle mem_latency = 0;
   Cycle amo_cycles = 0;
 
   // ConfigError unless lanes divides 32 or is a multiple of it, and a core
@@ -66,44 +70,26 @@ class IssueSlots {
   std::vector<Cycle> free_at_;
 };
 
-// The memory system: requests of 128 bytes served first come first served at
-// gpu.mem_bandwidth (a fluid queue), each returning gpu.mem_latency cycles
-// after it is served; unlimited bandwidth when mem_bandwidth is 0.
-class MemorySystem {
- public:
-  MemorySystem(const GpuConfig& gpu, Cycle latency);
-  // A warp access of `requests` transactions issued at t: the cycle its last
-  // one returns (a store's return is not waited for).
-  Cycle access(Cycle t, std::int32_t requests);
-  std::int64_t requests() const { return requests_; }
-  std::int64_t accesses() const { return accesses_; }
-
- private:
-  double per_cycle_;  // requests served per cycle; 0 = unlimited
-  Cycle latency_;
-  double free_ = 0;   // the queue is busy until then
-  std::int64_t requests_ = 0, accesses_ = 0;
-};
-
 // A warp's operator phase (SIMT): it issues the largest instruction count
 // among its threads, one share per load round, and makes as many load rounds
-// as its longest thread; a round's load is one memory request per thread
-// still looping (their addresses are scattered), except a first round that
-// loads consecutive items (topology's own nodes): one request.
+// as its longest thread; in each round every thread still looping makes its
+// round's loads (OperatorMemory), coalesced as one warp instruction.
 struct ComputePhase {
   std::int64_t instructions_left = 0;
-  std::array<std::int32_t, kWarp> rounds{};  // per thread, sorted descending
-  std::int32_t threads = 0, round = 0, looping = 0;
-  bool coalesced_first = false;
+  std::array<std::int32_t, kWarp> item{};    // per thread: its item, or -1
+  std::array<std::int32_t, kWarp> rounds{};  // per thread: its load rounds
+  std::int32_t total = 0, round = 0;         // the most rounds; the next round
 
-  void begin(bool coalesced) {
+  void begin() {
     instructions_left = 0;
-    threads = round = 0;
-    coalesced_first = coalesced;
+    total = round = 0;
+    item.fill(-1);
   }
-  void add(const ItemCost& cost) {
-    instructions_left = std::max(instructions_left, cost.instructions);
-    rounds[static_cast<std::size_t>(threads++)] = cost.rounds;
+  void add(std::int32_t thread, std::int32_t id, std::int64_t instructions, std::int32_t n) {
+    instructions_left = std::max(instructions_left, instructions);
+    item[static_cast<std::size_t>(thread)] = id;
+    rounds[static_cast<std::size_t>(thread)] = n;
+    total = std::max(total, n);
   }
 };
 
@@ -113,7 +99,7 @@ const std::vector<StatInfo>& worklist_metrics();
 class WarpMachine {
  public:
   WarpMachine(const WorklistProblem& problem, const GpuConfig& gpu, const ResolvedRun& run,
-              bool record, std::int64_t sample_every);
+              bool record, std::int64_t sample_every, std::int64_t lsu_entries);
   virtual ~WarpMachine() = default;
 
   // Runs to completion; DeadlockError if it stops making progress.
@@ -134,12 +120,23 @@ class WarpMachine {
   void post(Cycle t, Priority priority, std::int32_t kind, std::int64_t payload = 0);
   // Threads holding an item changed by `delta` (kept as a time integral).
   void hold(std::int32_t delta);
-  // Sorts a filled ComputePhase; then compute_step until it says done.
-  static void ready(ComputePhase& c);
+  // Adds thread k's item to a warp's operator phase: applies the operator now
+  // (its activations appended to activated_) and counts its instructions.
+  void apply(ComputePhase& c, std::int32_t k, std::int32_t id);
   // The next step of a warp's operator phase on `core` at now_: issues the
-  // round's instructions and load; returns when the load returns, or (done)
+  // round's instructions and loads; returns when the loads return, or (done)
   // when the phase's last instructions have issued.
   Cycle compute_step(std::int32_t core, ComputePhase& c, bool& done);
+  // A warp memory instruction from `core` at t through the LSU queue and the
+  // memory hierarchy (threads in `active`, `bytes` each): it waits for
+  // queue entries, one per line request.  A load returns when its data is
+  // there; a store, when the memory hierarchy accepts it.
+  Cycle warp_access(std::int32_t core, Cycle t, const std::uint64_t* addresses,
+                    std::uint32_t active, std::int64_t bytes, bool is_write);
+  // One contiguous access of `bytes` at `base` (a coalesced list or buffer
+  // access): the same, for a byte range.
+  Cycle range_access(std::int32_t core, Cycle t, std::uint64_t base, std::int64_t bytes,
+                     bool is_write);
 
   // A work item was processed: resets the no-progress watchdog.
   void progress() { since_progress_ = 0; }
@@ -151,7 +148,9 @@ class WarpMachine {
   Cycle end_ = 0;  // when the run finished
   EventQueue queue_;
   std::vector<IssueSlots> issue_;
-  MemorySystem memory_;
+  MemoryHierarchy memory_;
+  std::vector<LsuQueue> lsu_;  // per core
+  OperatorMemory layout_;
   OperatorState op_;
   std::vector<std::int32_t> activated_;  // scratch for OperatorState::apply
 
@@ -160,9 +159,11 @@ class WarpMachine {
   std::int64_t dynamic_instructions_ = 0;
   std::int64_t supersteps_ = 0;
   std::int64_t events_ = 0;
+  std::int64_t loads_ = 0, load_lines_ = 0, lines_ = 0;  // warp loads; their line requests; all
 
  private:
   void sample();
+  Cycle book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write);
 
   bool record_;
   Cycle sample_every_;
