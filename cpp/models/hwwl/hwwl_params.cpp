@@ -114,6 +114,15 @@ const ParamTable<SoftwareParams>& SoftwareParams::params() {
                   "its last warp ends",
            .paper_ref = "HWWL §II, Table II (LonestarGPU's kernels; size: tbdse assumption)",
            .min_value = 32, .max_value = 65536});
+    t.add(&SoftwareParams::work_donating,
+          {.name = "work_donating",
+           .doc = "data: a block's threads share its items through a donation list in shared "
+                  "memory (a thread done early takes more); false: a contiguous share each",
+           .paper_ref = "HWWL §II-C, Table I (WDO)"});
+    t.add(&SoftwareParams::donate_instructions,
+          {.name = "donate_instructions", .unit = "instructions",
+           .doc = "data with work_donating: instructions per item to estimate, donate or take it",
+           .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6});
     t.add(&SoftwareParams::sample_every,
           {.name = "sample_every", .unit = "cycles",
            .doc = "cycles between samples of active threads when recorded",

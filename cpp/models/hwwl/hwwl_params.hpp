@@ -84,6 +84,14 @@ struct SoftwareParams {
   // block's place frees when its last warp ends.  Default 256 (tbdse's: a
   // common LonestarGPU block size).
   std::int64_t block_threads = 256;
+  // data: work donating (§II-C, Table I "WDO"): a block's threads share its
+  // items through a donation list in shared memory, so a thread that finishes
+  // early takes more instead of idling; false = each thread its own
+  // contiguous share.  Default false (LSG+W uses it: BH's best, Table II).
+  bool work_donating = false;
+  // data: instructions per item of donating (estimate, compare with the
+  // block's mean, push to or pull from the donation list).  Default 6 (tbdse's).
+  std::int64_t donate_instructions = 6;
   std::int64_t sample_every = 500;  // as for hwwl
   bool check_results = true;        // as for hwwl
 

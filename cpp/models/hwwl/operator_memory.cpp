@@ -22,7 +22,7 @@ OperatorMemory::OperatorMemory(const WorklistProblem& problem)
       graph_(problem.graph()),
       weighted_(problem.op().kind == OperatorKind::SSSP),
       nodes_(problem.nodes()),
-      window_(problem.op().spread > 0 ? problem.op().spread : problem.nodes()) {}
+      window_(problem.op().locality > 0 ? problem.op().locality : problem.nodes()) {}
 
 std::int32_t OperatorMemory::rounds(std::int32_t u) const {
   if (!graph_) return problem_.op().mem_rounds;

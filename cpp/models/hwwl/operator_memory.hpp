@@ -39,8 +39,9 @@ class OperatorMemory {
 
   // The independent loads of round `round` of item `u` (one or two), into
   // out[0..n); returns n.  Synthetic: round 0 reads the item's record, later
-  // rounds the record of an id within `spread` of it (hashed from the item and
-  // round, so every scheme touches the same addresses).
+  // rounds the record of an id within `locality` of it (anywhere when 0;
+  // hashed from the item and round, so every scheme touches the same
+  // addresses).
   std::int32_t round_loads(std::int32_t u, std::int32_t round, Access out[2]) const;
 
   static std::uint64_t base(Region r) { return static_cast<std::uint64_t>(r) << 36; }

@@ -80,6 +80,7 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op)
     require(op_.activations >= 0 && op_.activations <= op_.max_activations,
             "activations must be in [0, max_activations]");
     require(op_.spread >= 0 && op_.spread <= op_.nodes, "spread must be in [0, nodes]");
+    require(op_.locality >= 0 && op_.locality <= op_.nodes, "locality must be in [0, nodes]");
     require(op_.generations >= 1 && op_.generations <= 1'000'000,
             "generations must be in [1, 1e6]");
   }
@@ -93,7 +94,7 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op)
   h.add_signed(op_.nodes).add_double(op_.initial).add_double(op_.work_mean);
   h.add_double(op_.work_sigma).add_double(op_.work_growth).add_signed(op_.mem_rounds);
   h.add_double(op_.activations).add_signed(op_.max_activations).add_signed(op_.spread);
-  h.add_signed(op_.generations);
+  h.add_signed(op_.generations).add_signed(op_.locality);
   hash_ = h.digest();
 }
 

@@ -47,6 +47,10 @@ struct OperatorSpec {
   std::int32_t max_activations = 4;
   std::int32_t spread = 0;
   std::int32_t generations = 1;
+  // Synthetic operator: the ids on either side of an item whose records its
+  // load rounds after the first read (tree cells, neighbouring triangles,
+  // clauses); 0 = anywhere.  Decides the operator's cache locality.
+  std::int32_t locality = 0;
 };
 
 class WorklistProblem final : public ModelInput {

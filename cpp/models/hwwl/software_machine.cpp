@@ -79,6 +79,16 @@ void SoftwareMachine::launch() {
   for (std::int32_t w = 0; w < warps; ++w) ++block_warps_[warps_[w].block];
   next_block_ = 0;
   warps_left_ = warps;
+  if (mode_ == Mode::DATA && p_.work_donating) {  // the block's threads' shares, pooled
+    const auto n = static_cast<std::int64_t>(list_.size());
+    const std::int64_t per_block = std::int64_t{warps_per_block_} * kWarp;
+    block_next_.assign(static_cast<std::size_t>(blocks_), 0);
+    block_end_.assign(static_cast<std::size_t>(blocks_), 0);
+    for (std::int32_t b = 0; b < blocks_; ++b) {
+      block_next_[b] = b * per_block * n / threads_;
+      block_end_[b] = std::min<std::int64_t>(threads_, (b + 1) * per_block) * n / threads_;
+    }
+  }
   // The block scheduler fills the cores in turn, then gives each freed place
   // the next block.
   for (std::int32_t round = 0; round < blocks_per_core_; ++round)
@@ -105,9 +115,13 @@ void SoftwareMachine::handle(const Event& e) {
   step(static_cast<std::int32_t>(e.payload));
 }
 
-std::int64_t SoftwareMachine::data_slot(const Warp& warp, std::int32_t k) const {
+std::int64_t SoftwareMachine::data_slot(const Warp& warp, std::int32_t k) {
   const std::int64_t t = warp.first + k;
   if (t >= threads_) return -1;
+  if (p_.work_donating) {  // the next item of the block's pool
+    std::int64_t& next = block_next_[static_cast<std::size_t>(warp.block)];
+    return next < block_end_[static_cast<std::size_t>(warp.block)] ? next++ : -1;
+  }
   const auto n = static_cast<std::int64_t>(list_.size());
   const std::int64_t i = t * n / threads_ + warp.iteration;  // Fig. 2: a contiguous share
   return i < (t + 1) * n / threads_ ? i : -1;
@@ -147,8 +161,10 @@ void SoftwareMachine::fetch(std::int32_t w) {
     warp_finished(w);
     return;
   }
-  const std::int64_t instructions =
-      std::max<std::int64_t>(1, mode_ == Mode::DATA ? p_.pull_instructions : p_.check_instructions);
+  const std::int64_t instructions = std::max<std::int64_t>(
+      1, mode_ == Mode::DATA
+             ? p_.pull_instructions + (p_.work_donating ? p_.donate_instructions : 0)
+             : p_.check_instructions);
   overhead_instructions_ += instructions * threads;
   dynamic_instructions_ += instructions * threads;
   if (mode_ == Mode::TOPOLOGY) checks_ += threads;

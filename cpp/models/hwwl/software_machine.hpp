@@ -65,7 +65,7 @@ class SoftwareMachine final : public WarpMachine {
   void warp_finished(std::int32_t w);
   // data: the pull-list index thread k of warp w handles at its current
   // iteration, or -1.
-  std::int64_t data_slot(const Warp& warp, std::int32_t k) const;
+  std::int64_t data_slot(const Warp& warp, std::int32_t k);
   // topology: the address of node v's active flag for super-step parity `part`.
   static std::uint64_t flag(std::int32_t part, std::int32_t v) {
     return OperatorMemory::word(OperatorMemory::FLAGS, (std::int64_t{part} << 24) + v);
@@ -78,6 +78,7 @@ class SoftwareMachine final : public WarpMachine {
   std::int32_t warps_per_block_ = 1, blocks_per_core_ = 1;
   std::int32_t next_block_ = 0, blocks_ = 0;  // blocks started so far; this kernel's
   std::vector<std::int32_t> block_warps_;    // per block: its warps still running
+  std::vector<std::int64_t> block_next_, block_end_;  // data, work donating: each block's items
   std::vector<std::int32_t> resident_;       // per core: blocks running
   std::int32_t warps_left_ = 0;
   std::vector<std::int32_t> list_, next_list_;  // data: pull / push worklists

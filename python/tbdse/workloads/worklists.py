@@ -211,6 +211,7 @@ LONESTAR: dict[str, dict[str, float]] = {
         "spread": 0,
         "generations": 1,
         "work_growth": 1.0,
+        "locality": 64,
     },
     # Bad triangles (a fifth at first) retriangulated by a complex operator,
     # each making new bad ones nearby.
@@ -224,6 +225,7 @@ LONESTAR: dict[str, dict[str, float]] = {
         "spread": 64,
         "generations": 16,
         "work_growth": 1.0,
+        "locality": 64,
     },
     # Boruvka: every component active; half as many each round, operators
     # growing more complex; merges name nearby components (duplicates).
@@ -237,6 +239,7 @@ LONESTAR: dict[str, dict[str, float]] = {
         "spread": 4,
         "generations": 12,
         "work_growth": 1.5,
+        "locality": 4,
     },
     # Literals updating clauses, triggering neighbours far apart until they settle.
     "sp": {
@@ -249,6 +252,7 @@ LONESTAR: dict[str, dict[str, float]] = {
         "spread": 0,
         "generations": 6,
         "work_growth": 1.0,
+        "locality": 0,
     },
 }
 
