@@ -84,7 +84,8 @@ HwwlMachine::HwwlMachine(const HwwlParams& params, const WorklistProblem& proble
       capacity_(!finite_ ? kUnlimited : double_ ? params.bank_entries / 2 : params.bank_entries),
       relaunch_(relaunch_cycles(params, gpu)),
       banks_(static_cast<std::size_t>(shape_.cores * shape_.lanes)),
-      cores_(static_cast<std::size_t>(shape_.cores)) {
+      cores_(static_cast<std::size_t>(shape_.cores)),
+      spinning_(static_cast<std::size_t>(shape_.cores)) {
   warps_.resize(static_cast<std::size_t>(shape_.warps()));
   for (std::int32_t w = 0; w < shape_.warps(); ++w) {
     warps_[w].core = w / shape_.warps_per_core;
@@ -151,6 +152,46 @@ void HwwlMachine::handle(const Event& e) {
     case RELAUNCH: relaunch(); break;
     default: throw SimulationError("internal: unknown worklist machine event");
   }
+  if (asleep_ > 0 && !work_exists()) wake_all();  // they pull DONE
+}
+
+void HwwlMachine::spin(std::int32_t w) {
+  Warp& warp = warps_[w];
+  auto& asleep = spinning_[static_cast<std::size_t>(warp.core)];
+  // One round of the WAIT loop: wait_spin instructions and a pull, behind the
+  // turns of the core's other spinning warps.
+  const Cycle turn = p_.wait_spin + 1;
+  warp.spin_period = turn + 1 + static_cast<Cycle>(asleep.size()) * turn / shape_.issue_width;
+  warp.spin_since = now_;
+  warp.phase = Phase::SPIN;
+  asleep.push_back(w);
+  ++asleep_;
+  issue_[warp.core].set_background(static_cast<std::int64_t>(asleep.size()) * turn);
+}
+
+void HwwlMachine::wake(std::int32_t core) {
+  auto& asleep = spinning_[static_cast<std::size_t>(core)];
+  if (asleep.empty()) return;
+  for (const std::int32_t w : asleep) {
+    Warp& warp = warps_[w];
+    // Rounds made by the next pull: the first at once, then one per period.
+    const Cycle elapsed = now_ - warp.spin_since;
+    const std::int64_t rounds = std::max<Cycle>(1, (elapsed + warp.spin_period - 1) / warp.spin_period);
+    const std::int64_t threads = std::popcount(warp.live);
+    wait_instructions_ += rounds * p_.wait_spin * threads;
+    dynamic_instructions_ += (rounds * p_.wait_spin + (rounds - 1)) * threads;
+    pulls_ += (rounds - 1) * threads;  // the skipped rounds' pulls, all WAIT
+    wait_pulls_ += (rounds - 1) * threads;
+    warp.phase = Phase::PULL_REQ;
+    post(std::max(now_, warp.spin_since + rounds * warp.spin_period - 1), WARP, WARP_STEP, w);
+  }
+  asleep_ -= static_cast<std::int64_t>(asleep.size());
+  asleep.clear();
+  issue_[core].set_background(0);
+}
+
+void HwwlMachine::wake_all() {
+  for (std::int32_t c = 0; c < shape_.cores; ++c) wake(c);
 }
 
 void HwwlMachine::step(std::int32_t w) {
@@ -180,6 +221,7 @@ void HwwlMachine::step(std::int32_t w) {
     }
     case Phase::PUSH: push(w); break;
     case Phase::REFILL_WAIT:
+    case Phase::SPIN:
     case Phase::DONE: break;
   }
 }
@@ -187,7 +229,8 @@ void HwwlMachine::step(std::int32_t w) {
 void HwwlMachine::pull(std::int32_t w) {
   Warp& warp = warps_[w];
   std::uint32_t waiting = 0;
-  std::vector<std::int32_t> empty_banks;
+  std::vector<std::int32_t>& empty_banks = empty_banks_;  // scratch: no allocation per pull
+  empty_banks.clear();
   const bool exists = work_exists();
   const std::int32_t held_before = std::popcount(warp.holding);  // kept through a refill stall
   for (std::int32_t k = 0; k < kWarp; ++k) {
@@ -243,13 +286,8 @@ void HwwlMachine::pull(std::int32_t w) {
     warp_done(w);
     return;
   }
-  // Every live thread pulled WAIT: spin, then pull again.
-  const auto spinning = std::popcount(warp.live & waiting);
-  wait_instructions_ += p_.wait_spin * spinning;
-  dynamic_instructions_ += p_.wait_spin * spinning;
-  const Cycle at = issue_[warp.core].reserve(now_ + 1, p_.wait_spin);
-  warp.phase = Phase::PULL_REQ;
-  post(at + p_.wait_spin, WARP, WARP_STEP, w);
+  // Every live thread pulled WAIT: spin until something changes.
+  spin(w);
 }
 
 void HwwlMachine::compute_round(std::int32_t w) {
@@ -268,7 +306,8 @@ void HwwlMachine::push(std::int32_t w) {
   std::int32_t instructions = 0;
   for (std::int32_t j = 0;; ++j) {
     bool any = false;
-    std::vector<std::int32_t> spills;
+    std::vector<std::int32_t>& spills = spills_;  // scratch
+    spills.clear();
     for (std::int32_t k = 0; k < kWarp; ++k) {
       if (warp.push_start[k] + j >= warp.push_start[k + 1]) continue;
       any = true;
@@ -287,8 +326,9 @@ void HwwlMachine::push(std::int32_t w) {
       }
     }
     if (!any) break;
+    if (side == pull_) wake(warp.core);  // single-buffered: pullable at once
     instructions = j + 1;
-    if (!spills.empty()) spill(warp.core, std::move(spills), now_ + j);
+    if (!spills.empty()) spill(warp.core, spills, now_ + j);
   }
   const auto finished_items = std::popcount(warp.holding);
   warp.item.fill(-1);

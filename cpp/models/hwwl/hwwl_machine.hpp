@@ -39,11 +39,12 @@ class HwwlMachine final : public WarpMachine {
 
  private:
   enum Kind : std::int32_t { WARP_STEP = 1, TICK, TRANSFER, ARRIVE, LOAD_DONE, STORE_DONE, RELAUNCH };
-  enum class Phase : std::uint8_t { PULL_REQ, PULL, COMPUTE, PUSH_REQ, PUSH, REFILL_WAIT, DONE };
+  enum class Phase : std::uint8_t { PULL_REQ, PULL, COMPUTE, PUSH_REQ, PUSH, REFILL_WAIT, SPIN, DONE };
 
   struct Warp {
     std::int32_t core = 0, slot = 0;  // its core, and its index there
     Phase phase = Phase::PULL_REQ;
+    Cycle spin_since = 0, spin_period = 0;  // SPIN: when its WAIT loop began; one round
     std::uint32_t live = 0;     // threads that have not pulled DONE in this kernel
     std::uint32_t holding = 0;  // threads holding a work item
     std::array<std::int32_t, kWarp> item{};
@@ -77,10 +78,18 @@ class HwwlMachine final : public WarpMachine {
   std::int64_t room(std::int32_t b) const;  // free entries of the pull partition
   bool work_exists() const;
   void use_port(Bank& bank) { bank.port_free = std::max(bank.port_free, now_) + 1; }
-  // After an id enters a bank's pull partition: the occupancy high-water mark.
+  // After an id enters a bank's pull partition: the occupancy high-water
+  // mark, and the core's spinning warps look again.
   void track(const Bank& bank) {
     peak_bank_ = std::max(peak_bank_, bank.part[pull_].size() + bank.reserved);
+    wake(static_cast<std::int32_t>(&bank - banks_.data()) / shape_.lanes);
   }
+  // Spinning warps (all threads pulled WAIT) sleep without events until their
+  // core's banks change, or work runs out; wake() charges the WAIT loop
+  // rounds they made meanwhile and resumes them at the next round's pull.
+  void spin(std::int32_t w);
+  void wake(std::int32_t core);
+  void wake_all();
 
   void step(std::int32_t w);
   void pull(std::int32_t w);
@@ -93,12 +102,12 @@ class HwwlMachine final : public WarpMachine {
   void arrive(std::int32_t request);
   void refill_interval(std::int32_t core);
   bool refill_on_demand(std::int32_t w, const std::vector<std::int32_t>& empty_banks);
-  void load(std::int32_t core, std::vector<std::int32_t> targets, std::int32_t warp);
+  void load(std::int32_t core, const std::vector<std::int32_t>& targets, std::int32_t warp);
   void load_done(std::int32_t request);
   // A virtualization load can start now: below the in-flight limit, with a
   // free load-store queue entry for each line it reads.
   bool can_load(std::int32_t core, std::int64_t ids) const;
-  void spill(std::int32_t core, std::vector<std::int32_t> ids, Cycle t);
+  void spill(std::int32_t core, const std::vector<std::int32_t>& ids, Cycle t);
   void store_done(std::int32_t request);
   void end_of_kernel();
   void relaunch();
@@ -115,10 +124,14 @@ class HwwlMachine final : public WarpMachine {
   std::vector<Warp> warps_;
   std::vector<Bank> banks_;
   std::vector<CoreState> cores_;
+  std::vector<std::vector<std::int32_t>> spinning_;  // per core: warps asleep in SPIN
+  std::int64_t asleep_ = 0;
   std::vector<Request> requests_;
   std::vector<std::int32_t> free_requests_;
   RedistributionState rr_;
   std::vector<std::int32_t> loads_;  // scratch: bank loads for the planner
+  std::vector<std::int32_t> empty_banks_, spills_, targets_;  // scratch
+  std::vector<std::int64_t> left_;                            // scratch
 
   // Work anywhere, for WAIT vs DONE: ids in pull partitions, in overflow
   // buffers' pull regions, in flight to a bank (refills, network).

@@ -30,6 +30,9 @@ void HwwlMachine::tick() {
   if (scheme_ != Redistribution::NONE) redistribute();
   if (finite_ && !on_demand_)
     for (std::int32_t c = 0; c < shape_.cores; ++c) refill_interval(c);
+  if (finite_ && on_demand_)  // spinning warps' pulls are what start refills
+    for (std::int32_t c = 0; c < shape_.cores; ++c)
+      if (!cores_[c].overflow[pull_].empty()) wake(c);
   post(now_ + p_.interval, INTERVAL, TICK);
 }
 
@@ -140,9 +143,11 @@ void HwwlMachine::refill_interval(std::int32_t core) {
   for (std::int32_t l = 0; l < shape_.lanes; ++l)
     if (room(core * shape_.lanes + l) < 1) return;  // only when every bank has a free entry
   // A warp's worth of ids into reserved entries, one per bank in turn.
-  std::vector<std::int64_t> left(static_cast<std::size_t>(shape_.lanes));
+  std::vector<std::int64_t>& left = left_;
+  left.resize(static_cast<std::size_t>(shape_.lanes));
   for (std::int32_t l = 0; l < shape_.lanes; ++l) left[l] = room(core * shape_.lanes + l);
-  std::vector<std::int32_t> targets;
+  std::vector<std::int32_t>& targets = targets_;
+  targets.clear();
   for (std::int32_t i = 0; static_cast<std::int64_t>(targets.size()) < want; ++i) {
     const std::int32_t l = (cs.refill_rr + i) % shape_.lanes;
     if (left[l] > 0) {
@@ -153,7 +158,7 @@ void HwwlMachine::refill_interval(std::int32_t core) {
     }
   }
   cs.refill_rr = (cs.refill_rr + 1) % shape_.lanes;
-  load(core, std::move(targets), -1);
+  load(core, targets, -1);
 }
 
 bool HwwlMachine::refill_on_demand(std::int32_t w, const std::vector<std::int32_t>& empty_banks) {
@@ -166,9 +171,11 @@ bool HwwlMachine::refill_on_demand(std::int32_t w, const std::vector<std::int32_
   std::vector<std::int32_t> order(empty_banks);
   std::sort(order.begin(), order.end());
   order.erase(std::unique(order.begin(), order.end()), order.end());
-  std::vector<std::int64_t> left(order.size());
+  std::vector<std::int64_t>& left = left_;
+  left.resize(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) left[i] = room(order[i]);
-  std::vector<std::int32_t> targets;
+  std::vector<std::int32_t>& targets = targets_;
+  targets.clear();
   for (bool any = true; any && static_cast<std::int64_t>(targets.size()) < want;) {
     any = false;
     for (std::size_t i = 0; i < order.size() && static_cast<std::int64_t>(targets.size()) < want; ++i)
@@ -179,14 +186,15 @@ bool HwwlMachine::refill_on_demand(std::int32_t w, const std::vector<std::int32_
       }
   }
   if (targets.empty()) return false;
-  load(warp.core, std::move(targets), w);
+  load(warp.core, targets, w);
   warp.phase = Phase::REFILL_WAIT;
   return true;
 }
 
-void HwwlMachine::load(std::int32_t core, std::vector<std::int32_t> targets, std::int32_t warp) {
+void HwwlMachine::load(std::int32_t core, const std::vector<std::int32_t>& targets,
+                       std::int32_t warp) {
   CoreState& cs = cores_[core];
-  Request r{core, warp, {}, std::move(targets)};
+  Request r{core, warp, {}, targets};
   for (const std::int32_t b : r.banks) {
     r.ids.push_back(cs.overflow[pull_].pop_front());
     ++banks_[b].reserved;  // occupied for redistribution and pushes until it arrives
@@ -214,6 +222,7 @@ void HwwlMachine::load_done(std::int32_t r) {
   in_flight_ -= n;
   pull_ids_ += n;
   --cores_[req.core].virt_loads;
+  wake(req.core);
   const std::int32_t warp = req.warp;
   free_requests_.push_back(r);
   if (warp >= 0) {  // the stalled warp pulls again
@@ -222,7 +231,7 @@ void HwwlMachine::load_done(std::int32_t r) {
   }
 }
 
-void HwwlMachine::spill(std::int32_t core, std::vector<std::int32_t> ids, Cycle t) {
+void HwwlMachine::spill(std::int32_t core, const std::vector<std::int32_t>& ids, Cycle t) {
   CoreState& cs = cores_[core];
   const auto n = static_cast<std::int64_t>(ids.size());
   const std::int64_t held = cs.overflow[0].size() + cs.overflow[1].size() + cs.storing;
@@ -242,7 +251,7 @@ void HwwlMachine::spill(std::int32_t core, std::vector<std::int32_t> ids, Cycle 
   const std::uint64_t at = OperatorMemory::overflow_slot(core, side, cs.stored[side]);
   cs.stored[side] += n;
   const Cycle done = range_access(core, t, at, n * 4, true);
-  post(std::max(done, now_), ARRIVAL, STORE_DONE, new_request({core, -1, std::move(ids), {}}));
+  post(std::max(done, now_), ARRIVAL, STORE_DONE, new_request({core, -1, ids, {}}));
 }
 
 void HwwlMachine::store_done(std::int32_t r) {

@@ -56,18 +56,27 @@ class IssueSlots {
  public:
   explicit IssueSlots(std::int32_t width) : free_at_(static_cast<std::size_t>(width), 0) {}
   // Reserves `count` consecutive instruction slots starting no earlier than
-  // `t`; returns the cycle the first one issues.
+  // `t` (after the turns of the warps spinning in the background); returns
+  // the cycle the first one issues.
   Cycle reserve(Cycle t, std::int64_t count) {
     std::size_t best = 0;
     for (std::size_t i = 1; i < free_at_.size(); ++i)
       if (free_at_[i] < free_at_[best]) best = i;
-    const Cycle start = std::max(t, free_at_[best]);
+    const Cycle start = std::max(t, free_at_[best]) + background_;
     free_at_[best] = start + count;
     return start;
   }
+  // Warps spinning without events (hwwl's WAIT loops) take `slots` issue
+  // slots per round of the scheduler: each reservation waits for their turns
+  // (round robin among ready warps), slots / width cycles.
+  void set_background(std::int64_t slots) {
+    background_ = slots / static_cast<std::int64_t>(free_at_.size());
+  }
+  Cycle background() const { return background_; }
 
  private:
   std::vector<Cycle> free_at_;
+  Cycle background_ = 0;
 };
 
 // A warp's operator phase (SIMT): it issues the largest instruction count
