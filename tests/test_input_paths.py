@@ -282,7 +282,8 @@ def test_a_gpu_axis_no_scheme_reads_is_an_error() -> None:
     # simt reads lanes: the axis applies (vgiw beside it simply repeats its run).
     df = td.sweep(wl, "gtx480", ["simt", "vgiw"], grid={"gpu.lanes": [16, 32]})
     assert len(df) == 4
-    assert td.schemes.gpu_fields_read("hwwl") >= {"sms", "lanes", "mem_latency"}
+    assert td.schemes.gpu_fields_read("hwwl") >= {"sms", "lanes", "l1_bytes", "dram_latency"}
+    assert "mem_latency" not in td.schemes.gpu_fields_read("hwwl")
     assert "lanes" not in td.schemes.gpu_fields_read("wireframe")
 
 

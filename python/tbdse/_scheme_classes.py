@@ -325,9 +325,13 @@ class Hwwl(Scheme):
             (HWWL §III-A, §IV-A, §V-C).
         overflow_entries [ids]: overflow buffer per core for spilled ids; a push that finds it
             full is a simulation error; default 'unbounded' (HWWL §III-A, §III-D).
-        lsu_queue [entries]: load-store queue entries per core that virtualization requests may
-            use; the operator's loads take priority; default 64 (HWWL §III-D (tbdse
+        lsu_queue [requests]: load-store queue entries per core, one per line request in flight
+            (a scattered warp load takes up to 32); virtualization requests use what is free,
+            the warps' own loads wait for entries; default 64 (HWWL §III-D (size: tbdse
             assumption)).
+        virt_load_limit [loads]: virtualization loads in flight per core at most; a pull to an
+            empty bank that cannot start its refill returns WAIT; default 4 (HWWL §III-D ("up to
+            a limit"; value: tbdse assumption)).
         wait_spin [instructions]: instructions a warp whose threads all pulled WAIT spends
             before pulling again (useless dynamic work); default 4 (HWWL §III-C, §IV-C (tbdse
             assumption)).
@@ -354,6 +358,7 @@ class Hwwl(Scheme):
         buffering: Literal["double", "single"] = "double",
         overflow_entries: int | Literal["unbounded"] | None = "unbounded",
         lsu_queue: int = 64,
+        virt_load_limit: int = 4,
         wait_spin: int = 4,
         relaunch_cycles: int | Literal["auto"] = "auto",
         sample_every: int = 500,
@@ -369,6 +374,7 @@ class Hwwl(Scheme):
             buffering=buffering,
             overflow_entries=overflow_entries,
             lsu_queue=lsu_queue,
+            virt_load_limit=virt_load_limit,
             wait_spin=wait_spin,
             relaunch_cycles=relaunch_cycles,
             sample_every=sample_every,
@@ -389,6 +395,17 @@ class Topology(Scheme):
         push_instructions [instructions]: data: a warp's atomic-reduced push (prefix sum of push
             counts) before its one atomic on the worklist tail; default 12 (HWWL §II-C (tbdse
             assumption)).
+        lsu_queue [requests]: load-store queue entries per core, one per line request in flight
+            (as for hwwl); default 64 (HWWL §III-D (size: tbdse assumption)).
+        block_threads [threads]: threads per thread block of each super-step's kernel; a core
+            runs whole blocks (at most tb_slots, threads_per_sm), and a block's place frees when
+            its last warp ends; default 256 (HWWL §II, Table II (LonestarGPU's kernels; size:
+            tbdse assumption)).
+        work_donating: data: a block's threads share its items through a donation list in shared
+            memory (a thread done early takes more); false: a contiguous share each; default
+            False (HWWL §II-C, Table I (WDO)).
+        donate_instructions [instructions]: data with work_donating: instructions per item to
+            estimate, donate or take it; default 6 (HWWL §II-C (tbdse assumption)).
         sample_every [cycles]: cycles between samples of active threads when recorded; default
             500 (HWWL Fig. 8).
         check_results: compare final node values (BFS/SSSP distances) with a reference solution;
@@ -406,6 +423,10 @@ class Topology(Scheme):
         pull_instructions: int = 2,
         check_instructions: int = 4,
         push_instructions: int = 12,
+        lsu_queue: int = 64,
+        block_threads: int = 256,
+        work_donating: bool = False,
+        donate_instructions: int = 6,
         sample_every: int = 500,
         check_results: bool = True,
     ) -> None:
@@ -415,6 +436,10 @@ class Topology(Scheme):
             pull_instructions=pull_instructions,
             check_instructions=check_instructions,
             push_instructions=push_instructions,
+            lsu_queue=lsu_queue,
+            block_threads=block_threads,
+            work_donating=work_donating,
+            donate_instructions=donate_instructions,
             sample_every=sample_every,
             check_results=check_results,
         )
@@ -433,6 +458,17 @@ class Data(Scheme):
         push_instructions [instructions]: data: a warp's atomic-reduced push (prefix sum of push
             counts) before its one atomic on the worklist tail; default 12 (HWWL §II-C (tbdse
             assumption)).
+        lsu_queue [requests]: load-store queue entries per core, one per line request in flight
+            (as for hwwl); default 64 (HWWL §III-D (size: tbdse assumption)).
+        block_threads [threads]: threads per thread block of each super-step's kernel; a core
+            runs whole blocks (at most tb_slots, threads_per_sm), and a block's place frees when
+            its last warp ends; default 256 (HWWL §II, Table II (LonestarGPU's kernels; size:
+            tbdse assumption)).
+        work_donating: data: a block's threads share its items through a donation list in shared
+            memory (a thread done early takes more); false: a contiguous share each; default
+            False (HWWL §II-C, Table I (WDO)).
+        donate_instructions [instructions]: data with work_donating: instructions per item to
+            estimate, donate or take it; default 6 (HWWL §II-C (tbdse assumption)).
         sample_every [cycles]: cycles between samples of active threads when recorded; default
             500 (HWWL Fig. 8).
         check_results: compare final node values (BFS/SSSP distances) with a reference solution;
@@ -450,6 +486,10 @@ class Data(Scheme):
         pull_instructions: int = 2,
         check_instructions: int = 4,
         push_instructions: int = 12,
+        lsu_queue: int = 64,
+        block_threads: int = 256,
+        work_donating: bool = False,
+        donate_instructions: int = 6,
         sample_every: int = 500,
         check_results: bool = True,
     ) -> None:
@@ -459,6 +499,10 @@ class Data(Scheme):
             pull_instructions=pull_instructions,
             check_instructions=check_instructions,
             push_instructions=push_instructions,
+            lsu_queue=lsu_queue,
+            block_threads=block_threads,
+            work_donating=work_donating,
+            donate_instructions=donate_instructions,
             sample_every=sample_every,
             check_results=check_results,
         )

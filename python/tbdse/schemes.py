@@ -67,15 +67,15 @@ _WORKLIST_FIELDS = frozenset(
         "lanes",
         "threads_per_sm",
         "issue_width",
-        "mem_latency",
         "amo_cycles",
-        "mem_bandwidth",
         "clock_mhz",
         "host_launch_us",
+        "tb_slots",  # topology / data: blocks per core
     }
 )
-# The memory hierarchy's fields (cpp/core/mem_hierarchy, docs/memory.md): no
-# simulator reads them yet, so sweeping one is refused.
+# The memory hierarchy's fields (cpp/core/mem_hierarchy, docs/memory.md): the
+# worklist machine reads them (its loads go through L1, L2 and DRAM); the
+# TB-level engine does not yet.
 _MEMORY_FIELDS = frozenset(
     {
         "l1_bytes",
@@ -115,7 +115,7 @@ def gpu_fields_read(name: str) -> frozenset[str]:
     if kind == "task_graph":
         return every - _NOT_READ_BY_TB_ENGINE
     if kind == "worklist":
-        return _WORKLIST_FIELDS
+        return _WORKLIST_FIELDS | _MEMORY_FIELDS
     return every - _MEMORY_FIELDS
 
 
