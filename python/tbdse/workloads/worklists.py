@@ -231,6 +231,8 @@ def sssp(
 # derivation from HWWL §II-B and Table II (docs/models/hwwl.md explains each).
 LONESTAR: dict[str, dict[str, float]] = {
     # All bodies active, one force-computation pass; deeper bodies more work.
+    # Bodies sorted along a space-filling curve: neighbours walk similar trees,
+    # so 80% of the log-work's variance is a smooth field over 256 ids.
     "bh": {
         "initial": 1.0,
         "work_mean": 160,
@@ -241,6 +243,8 @@ LONESTAR: dict[str, dict[str, float]] = {
         "spread": 0,
         "generations": 1,
         "work_growth": 1.0,
+        "work_smooth": 0.8,
+        "work_corr": 256,
     },
     # Bad triangles (a fifth at first) retriangulated by a complex operator,
     # each making new bad ones nearby.
