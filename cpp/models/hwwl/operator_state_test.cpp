@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "models/hwwl/operator_state.hpp"
 
@@ -48,7 +49,7 @@ Run drive(const WorklistProblem& p, Order order, std::uint64_t shuffle_seed = 0)
     } else if (order == Order::LIFO) {
       id = work.back(), work.pop_back();
     } else {
-      const auto i = static_cast<std::size_t>(pick.uniform(step) * work.size());
+      const auto i = static_cast<std::size_t>(pick.uniform(step) * static_cast<double>(work.size()));
       std::swap(work[i], work.back());
       id = work.back(), work.pop_back();
     }
@@ -69,7 +70,7 @@ Run drive(const WorklistProblem& p, Order order, std::uint64_t shuffle_seed = 0)
 TEST_CASE("synthetic work does not depend on the processing order") {
   const WorklistProblem p(nullptr, mst_like());
   const Run fifo = drive(p, Order::FIFO);
-  CHECK(fifo.items > 4 * 2048);  // duplicates and later generations happened
+  CHECK(fifo.items > 3 * 2048 / 2);  // activations: later generations, duplicates
   for (const Run& other : {drive(p, Order::LIFO), drive(p, Order::SHUFFLED, 1),
                            drive(p, Order::SHUFFLED, 2)}) {
     CHECK(other.items == fifo.items);
