@@ -159,6 +159,17 @@ void register_digraph(py::module_& m) {
         },
         py::arg("nodes"), py::arg("degree"), py::arg("symmetric") = false,
         py::arg("max_weight") = 1, py::arg("seed") = 0);
+  m.def("make_road_digraph",
+        [](std::int64_t nodes, std::int64_t town_size, std::int64_t highway_every,
+           std::int64_t seed) {
+          const auto n = arg32(nodes, "road", "nodes");
+          const auto t = arg32(town_size, "road", "town_size");
+          const auto h = arg32(highway_every, "road", "highway_every");
+          const auto s = seed_arg(seed, "road");
+          return released([&] { return make_road_digraph(n, t, h, s); });
+        },
+        py::arg("nodes"), py::arg("town_size") = 1024, py::arg("highway_every") = 4,
+        py::arg("seed") = 0);
   m.def("read_dimacs_digraph",
         [](const std::string& path) { return reading([&] { return read_dimacs_digraph(path); }); },
         py::arg("path"));

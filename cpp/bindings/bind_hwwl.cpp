@@ -57,6 +57,8 @@ OperatorSpec spec_from(const std::string& op, const Fields& fields) {
     else if (key == "spread") s.spread = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
     else if (key == "locality") s.locality = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
     else if (key == "generations") s.generations = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
+    else if (key == "work_smooth") s.work_smooth = v;
+    else if (key == "work_corr") s.work_corr = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
     else throw ConfigError("unknown worklist operator field '" + key + "'");
   }
   return s;
@@ -70,7 +72,8 @@ Fields fields_of(const OperatorSpec& s) {
           {"work_growth", s.work_growth}, {"mem_rounds", s.mem_rounds},
           {"activations", s.activations}, {"max_activations", s.max_activations},
           {"spread", s.spread},           {"generations", s.generations},
-          {"locality", s.locality}};
+          {"locality", s.locality},
+          {"work_smooth", s.work_smooth}, {"work_corr", s.work_corr}};
 }
 
 std::shared_ptr<WorklistProblem> make_problem(const std::optional<std::shared_ptr<Digraph>>& graph,

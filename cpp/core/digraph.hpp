@@ -88,6 +88,18 @@ Digraph make_rmat_digraph(std::int32_t nodes, double degree, double a, double b,
 Digraph make_uniform_digraph(std::int32_t nodes, double degree, bool symmetric,
                              std::int32_t max_weight, std::uint64_t seed);
 
+// A road-network-like graph of exactly `nodes` nodes (digraph_road.cpp):
+// about nodes / town_size towns, each a street grid thinned to a random
+// spanning tree plus 30% of the other blocks (undirected degree 1-4, mean
+// ~2.6, like DIMACS road graphs), of lognormal sizes; rural roads (chains of
+// 1-8 nodes; those beyond a spanning tree of the town grid kept half the
+// time, the rest dead-end lanes) join neighbouring towns; highways run along
+// every highway_every-th row and column of towns (0: none), one node between
+// exits, each exit ramping into its town.  Every edge both ways with one
+// weight, its length in metres (>= 1).  Ids go town by town, row by row.
+Digraph make_road_digraph(std::int32_t nodes, std::int32_t town_size, std::int32_t highway_every,
+                          std::uint64_t seed);
+
 // ---- readers: ConfigError "<path>:<line>: <what is wrong>" for bad input,
 // never a crash; the file must be UTF-8/ASCII text.
 

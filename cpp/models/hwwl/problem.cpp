@@ -83,6 +83,10 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op)
     require(op_.locality >= 0 && op_.locality <= op_.nodes, "locality must be in [0, nodes]");
     require(op_.generations >= 1 && op_.generations <= 1'000'000,
             "generations must be in [1, 1e6]");
+    require(op_.work_smooth >= 0 && op_.work_smooth <= 1, "work_smooth must be in [0, 1]");
+    require(op_.work_corr >= 0 && op_.work_corr <= kMaxWorkIds, "work_corr must be in [0, 2^24]");
+    require(op_.work_smooth == 0 || op_.work_corr >= 1,
+            "work_smooth > 0 needs a correlation length work_corr >= 1");
   }
   require(nodes() <= kMaxWorkIds,
           std::to_string(nodes()) + " work ids do not fit the banks' 24-bit entries (at most " +
@@ -94,7 +98,11 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op)
   h.add_signed(op_.nodes).add_double(op_.initial).add_double(op_.work_mean);
   h.add_double(op_.work_sigma).add_double(op_.work_growth).add_signed(op_.mem_rounds);
   h.add_double(op_.activations).add_signed(op_.max_activations).add_signed(op_.spread);
-  h.add_signed(op_.generations).add_signed(op_.locality);
+  h.add_signed(op_.generations).add_double(op_.work_smooth).add_signed(op_.work_corr);
+  h.add_signed(op_.locality);
+  // Version 2 of the synthetic draws (per-activation origins): results kept
+  // under the old keys are not reused.
+  if (synthetic) h.add_signed(2);
   hash_ = h.digest();
 }
 

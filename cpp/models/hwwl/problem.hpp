@@ -36,7 +36,10 @@ struct OperatorSpec {
   // trips; activations per item drawn with mean `activations` (at most
   // max_activations), to ids uniform over `spread` ids after the item's
   // (wrapping; spread = nodes means anywhere), while the item's generation
-  // + 1 < generations.
+  // + 1 < generations.  work_smooth (0..1) of the log-work's variance comes
+  // from a smooth random field over ids whose correlation length is
+  // work_corr ids (BH: bodies sorted along a space-filling curve walk trees
+  // of similar depth), the rest is drawn per item; the mean stays work_mean.
   std::int32_t nodes = 0;
   double initial = 1.0;
   double work_mean = 100.0;
@@ -51,6 +54,8 @@ struct OperatorSpec {
   // load rounds after the first read (tree cells, neighbouring triangles,
   // clauses); 0 = anywhere.  Decides the operator's cache locality.
   std::int32_t locality = 0;
+  double work_smooth = 0.0;
+  std::int32_t work_corr = 0;
 };
 
 class WorklistProblem final : public ModelInput {

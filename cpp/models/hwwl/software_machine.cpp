@@ -63,6 +63,10 @@ void SoftwareMachine::launch() {
   } else {
     active_ = std::move(next_active_);
     next_active_.assign(active_.size(), 0);
+    // A flag per node: activations of one node in a super-step are one item.
+    if (problem_.op().kind == OperatorKind::SYNTHETIC)
+      for (std::int32_t v = 0; v < static_cast<std::int32_t>(active_.size()); ++v)
+        if (active_[v]) op_.merge_pending(v);
     next_count_ = 0;
     threads_ = problem_.nodes();
   }

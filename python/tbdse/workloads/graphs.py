@@ -6,7 +6,8 @@ CSR form (``offsets()``, ``targets()``, ``weights()``) whose node ids are
 may have cycles, parallel arcs and self loops; they are kept as given.
 
 * generators, seeded through the counter-based RNG (the same seed gives the
-  same graph on any machine): :func:`grid`, :func:`rmat`, :func:`uniform`;
+  same graph on any machine): :func:`grid`, :func:`rmat`, :func:`uniform`,
+  :func:`road`;
 * readers (parsed in C++; errors name the file and line): :func:`read_dimacs`,
   :func:`read_edge_list`, :func:`read_matrix_market`, and :func:`read`, which
   picks one by the file's suffix;
@@ -41,6 +42,7 @@ __all__ = [
     "read_edge_list",
     "read_matrix_market",
     "rmat",
+    "road",
     "uniform",
 ]
 
@@ -105,6 +107,32 @@ def uniform(
         flag(symmetric, "uniform: 'symmetric'"),
         whole(max_weight, "uniform: 'max_weight'", 1, MAX_WEIGHT),
         whole(seed, "uniform: 'seed'", 0, MAX_SEED),
+    )
+
+
+def road(
+    nodes: int, *, town_size: int = 1024, highway_every: int = 4, seed: int = 0
+) -> _core.Digraph:
+    """A road-network-like graph of exactly ``nodes`` nodes, modelled on DIMACS road
+    graphs (docs/models/hwwl.md, "Workloads"): planar but for highway
+    interchanges, undirected degree 1-4 (mean ~2.6, ~11% dead ends), high
+    diameter, every edge in both directions with one weight, its length in metres.
+
+    About ``nodes / town_size`` towns of lognormal sizes, each a street grid
+    thinned to a random spanning tree plus 30% of the other blocks; rural roads
+    of 1-8 nodes join neighbouring towns; highways run along every
+    ``highway_every``-th row and column of towns (0: none) and ramp into each
+    town they pass.  Highways let a BFS reach many towns at nearly the same
+    depth, so its frontiers are wide (1M nodes, defaults: depth ~300, peak
+    frontier ~10,000-14,000); fewer highways give deeper, narrower searches
+    (``highway_every=0``: depth ~1,100-2,000, frontiers ~2,000, like a grid).
+    Ids go town by town in rows, so nearby places have nearby ids.
+    """
+    return _core.make_road_digraph(
+        whole(nodes, "road: 'nodes'", 1, MAX_NODES),
+        whole(town_size, "road: 'town_size'", 8, MAX_NODES),
+        whole(highway_every, "road: 'highway_every'", 0, MAX_NODES),
+        whole(seed, "road: 'seed'", 0, MAX_SEED),
     )
 
 
