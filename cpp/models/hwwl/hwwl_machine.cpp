@@ -92,11 +92,8 @@ HwwlMachine::HwwlMachine(const HwwlParams& params, const WorklistProblem& proble
       cores_(static_cast<std::size_t>(shape_.cores)),
       on_demand_redist_(params.redistribution_trigger == "on_demand"),
       network_latency_(network_latency(params, gpu)),
-      per_bank_(static_cast<std::int32_t>(
-          params.transfers_per_bank == kAuto ? params.interval : params.transfers_per_bank)),
-      per_core_(static_cast<std::int32_t>(std::min<std::int64_t>(
-          params.transfers_per_core == kAuto ? params.interval : params.transfers_per_core,
-          INT32_MAX))),
+      per_bank_(per_interval(params.transfers_per_bank, params.interval)),
+      per_core_(per_interval(params.transfers_per_core, params.interval)),
       net_out_(static_cast<std::size_t>(shape_.cores), 0),
       net_in_(static_cast<std::size_t>(shape_.cores), 0),
       wru_free_(static_cast<std::size_t>(shape_.cores), 0),

@@ -31,6 +31,8 @@ class HwwlMachine final : public WarpMachine {
   static Cycle relaunch_cycles(const HwwlParams& params, const GpuConfig& gpu);
   // network_latency with 'auto' resolved (auto_network_latency).
   static Cycle network_latency(const HwwlParams& params, const GpuConfig& gpu);
+  // transfers_per_bank / _core with 'auto' resolved: one id per cycle.
+  static std::int32_t per_interval(std::int64_t transfers, std::int64_t interval);
   // The hardware worklist's storage for the whole GPU (storage_bytes, §V-B):
   // cores x lanes x bank_entries x 24-bit ids, +inf for unbounded banks.
   static double storage_bytes(const HwwlParams& params, const GpuConfig& gpu);
@@ -53,7 +55,7 @@ class HwwlMachine final : public WarpMachine {
     std::vector<std::int32_t> pushes;                 // activated ids, thread by thread
     std::array<std::int32_t, kWarp + 1> push_start{};  // thread k's ids: [start[k], start[k+1])
   };
-  struct Request {  // a virtualization load or store, or an id crossing the network
+  struct Request {  // a virtualization load or store
     std::int32_t core = 0, warp = -1;
     std::vector<std::int32_t> ids, banks;
   };

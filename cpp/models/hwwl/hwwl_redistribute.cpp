@@ -32,6 +32,11 @@ Cycle HwwlMachine::network_latency(const HwwlParams& params, const GpuConfig& gp
                                          : params.network_latency;
 }
 
+std::int32_t HwwlMachine::per_interval(std::int64_t transfers, std::int64_t interval) {
+  return static_cast<std::int32_t>(
+      std::min<std::int64_t>(transfers == kAuto ? interval : transfers, INT32_MAX));
+}
+
 void HwwlMachine::tick() {
   std::int64_t held = 0;
   for (const auto& b : banks_) held += b.part[0].size() + b.part[1].size();
