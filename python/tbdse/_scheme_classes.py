@@ -313,6 +313,22 @@ class Hwwl(Scheme):
             (HWWL §IV-D (10)).
         threshold [ids]: banks holding more are greedy (donate), fewer needy (receive); default
             5 (HWWL §III-C, §IV-D (5)).
+        redistribution_trigger: when the redistribution unit moves ids: interval (every interval
+            cycles) or on_demand (right away when a pull finds its bank empty or a push finds it
+            full; modelled with extra bank ports, so it takes no pull/push port cycles); default
+            'interval' (HWWL §III-C).
+        transfers_per_bank [ids]: ids one bank may give or take per interval, also bounded by
+            its free port cycles (a cycle used by a pull or push is lost); auto = interval (the
+            single port's bandwidth); at most interval; default 'auto' (HWWL §III-B, §III-C
+            (tbdse assumption)).
+        transfers_per_core [ids]: ids one core's redistribution unit sends per interval, within
+            the core or over the inter-core network, handed out in the scheme's donor priority
+            order; auto = interval (one id per cycle); default 'auto' (HWWL §III-C, §IV-D (tbdse
+            assumption)).
+        network_latency [cycles]: cycles an id takes over the inter-core redistribution network
+            (one id in and one out per core per cycle); auto = 2 x ceil(log4 cores): two hops
+            through the hub on 4 cores, a level of radix-4 hubs more per 4x cores; default
+            'auto' (HWWL §III-C, §V-A).
         bank_entries [entries]: entries per lane bank, both partitions together
             (double-buffered: half each); ids beyond it spill to the overflow buffer; default 32
             (HWWL §III-B, §IV-E (32)).
@@ -353,6 +369,10 @@ class Hwwl(Scheme):
         redistribution: Literal["none", "threshold", "lsorting", "gsorting", "magic"] = "lsorting",
         interval: int = 10,
         threshold: int = 5,
+        redistribution_trigger: Literal["interval", "on_demand"] = "interval",
+        transfers_per_bank: int | Literal["auto"] = "auto",
+        transfers_per_core: int | Literal["auto"] = "auto",
+        network_latency: int | Literal["auto"] = "auto",
         bank_entries: int | Literal["unbounded"] | None = 32,
         refill: Literal["interval", "on_demand"] = "interval",
         buffering: Literal["double", "single"] = "double",
@@ -369,6 +389,10 @@ class Hwwl(Scheme):
             redistribution=redistribution,
             interval=interval,
             threshold=threshold,
+            redistribution_trigger=redistribution_trigger,
+            transfers_per_bank=transfers_per_bank,
+            transfers_per_core=transfers_per_core,
+            network_latency=network_latency,
             bank_entries=bank_entries,
             refill=refill,
             buffering=buffering,

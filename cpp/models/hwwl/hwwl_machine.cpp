@@ -39,6 +39,11 @@ const std::vector<StatInfo>& HwwlMachine::stat_info() {
       // Named as the parameter: the result table shows it as relaunch_cycles_resolved
       // beside the parameter column, which keeps 'auto' (python/tbdse/results.py).
       {"relaunch_cycles", "cycles", "kernel relaunch cost the run used ('auto' resolved)"},
+      // Redistribution bandwidth (hwwl_redistribute.cpp), 'auto' resolved likewise.
+      {"network_latency", "cycles", "cycles an id took over the inter-core network"},
+      {"transfers_per_bank", "ids", "ids a bank could give or take per interval"},
+      {"transfers_per_core", "ids", "ids a core's redistribution unit could send per interval"},
+      {"redistributions", "plans", "redistributions planned: interval ticks, or on-demand triggers"},
   };
   return list;
 }
@@ -85,7 +90,17 @@ HwwlMachine::HwwlMachine(const HwwlParams& params, const WorklistProblem& proble
       relaunch_(relaunch_cycles(params, gpu)),
       banks_(static_cast<std::size_t>(shape_.cores * shape_.lanes)),
       cores_(static_cast<std::size_t>(shape_.cores)),
-      spinning_(static_cast<std::size_t>(shape_.cores)) {
+      spinning_(static_cast<std::size_t>(shape_.cores)),
+      on_demand_redist_(params.redistribution_trigger == "on_demand"),
+      network_latency_(network_latency(params, gpu)),
+      per_bank_(per_interval(params.transfers_per_bank, params.interval)),
+      per_core_(per_interval(params.transfers_per_core, params.interval)),
+      net_out_(static_cast<std::size_t>(shape_.cores), 0),
+      net_in_(static_cast<std::size_t>(shape_.cores), 0),
+      wru_free_(static_cast<std::size_t>(shape_.cores), 0),
+      bank_budget_(banks_.size()),
+      core_budget_(static_cast<std::size_t>(shape_.cores)) {
+  check_redistribution(params);
   warps_.resize(static_cast<std::size_t>(shape_.warps()));
   for (std::int32_t w = 0; w < shape_.warps(); ++w) {
     warps_[w].core = w / shape_.warps_per_core;
@@ -233,11 +248,13 @@ void HwwlMachine::pull(std::int32_t w) {
   empty_banks.clear();
   const bool exists = work_exists();
   const std::int32_t held_before = std::popcount(warp.holding);  // kept through a refill stall
+  bool demand = false;
   for (std::int32_t k = 0; k < kWarp; ++k) {
     const std::uint32_t bit = 1u << k;
     if (!(warp.live & bit) || warp.item[k] >= 0) continue;
     const std::int32_t b = bank_of(warp, k);
     Bank& bank = banks_[b];
+    demand |= exists && bank.part[pull_].empty();  // on-demand redistribution trigger
     use_port(bank);
     ++pulls_;
     ++dynamic_instructions_;
@@ -260,6 +277,7 @@ void HwwlMachine::pull(std::int32_t w) {
     }
   }
   hold(std::popcount(warp.holding) - held_before);
+  if (demand && on_demand_redist_) redistribute_on_demand(warp.core);
   if (!empty_banks.empty()) {
     if (refill_on_demand(w, empty_banks)) return;  // the whole warp waits for the refill
     wait_pulls_ += static_cast<std::int64_t>(empty_banks.size());  // no queue entry: WAIT
@@ -304,6 +322,7 @@ void HwwlMachine::push(std::int32_t w) {
   // own bank; ids finding the partition full are coalesced into one store.
   const std::int32_t side = push_side();
   std::int32_t instructions = 0;
+  bool full = false;  // a push found its pull-partition bank full: on-demand trigger
   for (std::int32_t j = 0;; ++j) {
     bool any = false;
     std::vector<std::int32_t>& spills = spills_;  // scratch
@@ -323,6 +342,7 @@ void HwwlMachine::push(std::int32_t w) {
         ++(side == pull_ ? pull_ids_ : push_ids_);
       } else {
         spills.push_back(id);
+        full |= side == pull_;
       }
     }
     if (!any) break;
@@ -330,6 +350,7 @@ void HwwlMachine::push(std::int32_t w) {
     instructions = j + 1;
     if (!spills.empty()) spill(warp.core, spills, now_ + j);
   }
+  if (full && on_demand_redist_) redistribute_on_demand(warp.core);
   const auto finished_items = std::popcount(warp.holding);
   warp.item.fill(-1);
   warp.holding = 0;
@@ -391,7 +412,11 @@ std::vector<double> HwwlMachine::stats() const {
           static_cast<double>(pushed_),
           static_cast<double>(peak_bank_),
           sort_network_mm2(p_, shape_.cores),
-          static_cast<double>(relaunch_)};
+          static_cast<double>(relaunch_),
+          static_cast<double>(network_latency_),
+          static_cast<double>(per_bank_),
+          static_cast<double>(per_core_),
+          static_cast<double>(plans_)};
 }
 
 void HwwlMachine::sample_more(std::vector<Series>& trace, bool first) {

@@ -29,6 +29,10 @@ class HwwlMachine final : public WarpMachine {
 
   static const std::vector<StatInfo>& stat_info();
   static Cycle relaunch_cycles(const HwwlParams& params, const GpuConfig& gpu);
+  // network_latency with 'auto' resolved (auto_network_latency).
+  static Cycle network_latency(const HwwlParams& params, const GpuConfig& gpu);
+  // transfers_per_bank / _core with 'auto' resolved: one id per cycle.
+  static std::int32_t per_interval(std::int64_t transfers, std::int64_t interval);
   // The hardware worklist's storage for the whole GPU (storage_bytes, §V-B):
   // cores x lanes x bank_entries x 24-bit ids, +inf for unbounded banks.
   static double storage_bytes(const HwwlParams& params, const GpuConfig& gpu);
@@ -52,7 +56,7 @@ class HwwlMachine final : public WarpMachine {
     std::vector<std::int32_t> pushes;                 // activated ids, thread by thread
     std::array<std::int32_t, kWarp + 1> push_start{};  // thread k's ids: [start[k], start[k+1])
   };
-  struct Request {  // a virtualization load or store, or an id crossing the network
+  struct Request {  // a virtualization load or store
     std::int32_t core = 0, warp = -1;
     std::vector<std::int32_t> ids, banks;
   };
@@ -96,10 +100,12 @@ class HwwlMachine final : public WarpMachine {
   void compute_round(std::int32_t w);
   void push(std::int32_t w);
   void warp_done(std::int32_t w);
+  // Redistribution (hwwl_redistribute.cpp).
   void tick();
-  void redistribute();
-  void move(std::int32_t request);
-  void arrive(std::int32_t request);
+  Cycle redistribute(std::int32_t core);  // core -1: every core (interval trigger)
+  void redistribute_on_demand(std::int32_t core);
+  void move(std::int32_t transfer);
+  void arrive(std::int32_t flight);
   void refill_interval(std::int32_t core);
   bool refill_on_demand(std::int32_t w, const std::vector<std::int32_t>& empty_banks);
   void load(std::int32_t core, const std::vector<std::int32_t>& targets, std::int32_t warp);
@@ -145,6 +151,26 @@ class HwwlMachine final : public WarpMachine {
   std::int64_t pushed_ = 0, peak_bank_ = 0;
   double occupancy_sum_ = 0;
   std::int64_t occupancy_samples_ = 0;
+
+  // Redistribution bandwidth (hwwl_redistribute.cpp, docs/models/hwwl.md).
+  struct Transfer {  // a planned move under way: `left` ids, one per cycle, before `until`
+    std::int32_t from = 0, to = 0, left = 0;
+    bool ports = true;  // uses the banks' single ports (interval trigger)
+    Cycle until = 0;
+  };
+  struct Flight {  // an id on the inter-core network, to `core`
+    std::int32_t id = 0, core = 0;
+    bool ejected = false;  // through the core's input port, waiting for a bank port
+  };
+  bool on_demand_redist_;
+  Cycle network_latency_;
+  std::int32_t per_bank_, per_core_;  // transfers_per_bank / _core resolved
+  std::vector<Transfer> moving_;
+  std::vector<Flight> flights_;
+  std::vector<std::int32_t> free_moving_, free_flights_;
+  std::vector<Cycle> net_out_, net_in_, wru_free_;  // per core: ICRN ports, WRU busy (on demand)
+  std::vector<std::int32_t> bank_budget_, core_budget_;  // scratch for the planner
+  std::int64_t plans_ = 0;
 };
 
 }  // namespace tbdse::hwwl

@@ -1,5 +1,9 @@
 #include "models/hwwl/hwwl_params.hpp"
 
+#include <string>
+
+#include "core/errors.hpp"
+
 namespace tbdse::hwwl {
 
 const ParamTable<HwwlParams>& HwwlParams::params() {
@@ -21,6 +25,33 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
           {.name = "threshold", .unit = "ids",
            .doc = "banks holding more are greedy (donate), fewer needy (receive)",
            .paper_ref = "HWWL §III-C, §IV-D (5)", .min_value = 0, .max_value = 1e9});
+    t.add(&HwwlParams::redistribution_trigger,
+          {.name = "redistribution_trigger",
+           .doc = "when the redistribution unit moves ids: interval (every interval cycles) or "
+                  "on_demand (right away when a pull finds its bank empty or a push finds it "
+                  "full; modelled with extra bank ports, so it takes no pull/push port cycles)",
+           .paper_ref = "HWWL §III-C", .choices = {"interval", "on_demand"}});
+    t.add(&HwwlParams::transfers_per_bank,
+          {.name = "transfers_per_bank", .unit = "ids",
+           .doc = "ids one bank may give or take per interval, also bounded by its free port "
+                  "cycles (a cycle used by a pull or push is lost); auto = interval (the "
+                  "single port's bandwidth); at most interval",
+           .paper_ref = "HWWL §III-B, §III-C (tbdse assumption)", .auto_ok = true,
+           .min_value = 1, .max_value = 1e9});
+    t.add(&HwwlParams::transfers_per_core,
+          {.name = "transfers_per_core", .unit = "ids",
+           .doc = "ids one core's redistribution unit sends per interval, within the core or "
+                  "over the inter-core network, handed out in the scheme's donor priority "
+                  "order; auto = interval (one id per cycle)",
+           .paper_ref = "HWWL §III-C, §IV-D (tbdse assumption)", .auto_ok = true,
+           .min_value = 1, .max_value = 1e9});
+    t.add(&HwwlParams::network_latency,
+          {.name = "network_latency", .unit = "cycles",
+           .doc = "cycles an id takes over the inter-core redistribution network (one id in "
+                  "and one out per core per cycle); auto = 2 x ceil(log4 cores): two hops "
+                  "through the hub on 4 cores, a level of radix-4 hubs more per 4x cores",
+           .paper_ref = "HWWL §III-C, §V-A", .auto_ok = true, .min_value = 1,
+           .max_value = 1e6});
     t.add(&HwwlParams::bank_entries,
           {.name = "bank_entries", .unit = "entries",
            .doc = "entries per lane bank, both partitions together (double-buffered: half "
@@ -78,6 +109,14 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
     return t;
   }();
   return table;
+}
+
+void check_redistribution(const HwwlParams& p) {
+  if (p.transfers_per_bank != kAuto && p.transfers_per_bank > p.interval)
+    throw ConfigError("hwwl parameter 'transfers_per_bank' must be 'auto' or between 1 and "
+                      "interval (" + std::to_string(p.interval) +
+                      "): a single-port bank gives or takes at most one id per cycle; got " +
+                      std::to_string(p.transfers_per_bank));
 }
 
 const ParamTable<SoftwareParams>& SoftwareParams::params() {

@@ -23,6 +23,32 @@ struct HwwlParams {
   std::int64_t interval = 10;
   // Work threshold: banks above it are greedy, below it needy.  Default 5 (§IV-D).
   std::int64_t threshold = 5;
+  // --- Redistribution bandwidth (docs/models/hwwl.md, "Redistribution
+  // bandwidth"); validated against each other by check_redistribution. ---
+  // When the WRU redistributes (§III-C names both): interval (every
+  // `interval` cycles; the paper's choice, §III-C/§IV-D) or on_demand (a pull
+  // that finds its bank empty, or a push that finds it full, makes the core's
+  // WRU redistribute right away; the paper notes this needs extra bank ports,
+  // so tbdse's on-demand moves use no pull/push port cycles).  Default interval.
+  std::string redistribution_trigger = "interval";
+  // Ids one bank may give or take per interval, further bounded by its free
+  // port cycles (single-port banks, §III-B: a cycle a pull or push uses is
+  // lost to redistribution, §III-C "delaying or skipping").  auto = interval:
+  // the port's whole bandwidth, one access per cycle (tbdse's choice: the
+  // paper names no other limit).  At most interval.
+  std::int64_t transfers_per_bank = kAuto;
+  // Ids one core's WRU sends per interval, within the core or into the
+  // inter-core network (the unit's throughput).  auto = interval: one id per
+  // cycle, like the ICRN port (§III-C), i.e. one read and one write path
+  // between the core's banks (tbdse's choice: §V-B sizes only the WRU's
+  // sorting network, a small unit).
+  std::int64_t transfers_per_core = kAuto;
+  // Cycles an id takes over the inter-core redistribution network (ICRN),
+  // which carries one id in and one out per core per cycle (§III-C).  auto =
+  // 2 x ceil(log4 cores) hops: two through the hub on the paper's 4-core
+  // machine (§III-C), more levels of radix-4 hubs as cores grow (§V-A: the
+  // ICRN latency grows with the core count; tbdse's formula).
+  std::int64_t network_latency = kAuto;
   // Entries per lane bank, both partitions together (double-buffered: half
   // each), or unbounded.  Default 32 (§IV-E).
   std::int64_t bank_entries = 32;
@@ -64,6 +90,10 @@ struct HwwlParams {
 
   static const ParamTable<HwwlParams>& params();
 };
+
+// ConfigError when the redistribution parameters contradict one another
+// (transfers_per_bank above interval: a single port gives one id per cycle).
+void check_redistribution(const HwwlParams& p);
 
 struct SoftwareParams {
   // Cycles of each super-step's kernel launch; auto = the GPU's host_launch_us.

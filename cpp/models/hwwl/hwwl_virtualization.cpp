@@ -1,6 +1,6 @@
-// HwwlMachine, second half: moving ids between banks (redistribution every
-// interval, HWWL §III-C) and between banks and the overflow buffer in memory
-// (virtualization, §III-D).
+// HwwlMachine, second half: moving ids between banks and the overflow buffer
+// in memory (virtualization, §III-D).  Redistribution between banks (§III-C)
+// is in hwwl_redistribute.cpp.
 #include <algorithm>
 #include <limits>
 
@@ -19,120 +19,6 @@ std::int32_t HwwlMachine::new_request(Request r) {
   free_requests_.pop_back();
   requests_[i] = std::move(r);
   return i;
-}
-
-void HwwlMachine::tick() {
-  std::int64_t held = 0;
-  for (const auto& b : banks_) held += b.part[0].size() + b.part[1].size();
-  occupancy_sum_ += static_cast<double>(held) / static_cast<double>(banks_.size());
-  ++occupancy_samples_;
-  last_tick_ = now_;
-  if (scheme_ != Redistribution::NONE) redistribute();
-  if (finite_ && !on_demand_)
-    for (std::int32_t c = 0; c < shape_.cores; ++c) refill_interval(c);
-  if (finite_ && on_demand_)  // spinning warps' pulls are what start refills
-    for (std::int32_t c = 0; c < shape_.cores; ++c)
-      if (!cores_[c].overflow[pull_].empty()) wake(c);
-  post(now_ + p_.interval, INTERVAL, TICK);
-}
-
-void HwwlMachine::redistribute() {
-  for (std::size_t b = 0; b < banks_.size(); ++b)
-    loads_[b] = static_cast<std::int32_t>(
-        std::min<std::int64_t>(banks_[b].part[pull_].size() + banks_[b].reserved, INT32_MAX));
-  const auto cap = static_cast<std::int32_t>(std::min<std::int64_t>(capacity_, INT32_MAX));
-  const auto moves = plan_redistribution(scheme_, shape_.cores, shape_.lanes, loads_,
-                                         static_cast<std::int32_t>(p_.threshold), cap, rr_);
-  for (const Move& m : moves) {
-    if (scheme_ == Redistribution::MAGIC) {  // no ports, no latency, no bandwidth limit
-      for (std::int32_t i = 0; i < m.count; ++i) {
-        if (banks_[m.from].part[pull_].empty() || room(m.to) <= 0) break;
-        banks_[m.to].part[pull_].push_back(banks_[m.from].part[pull_].pop_back());
-        track(banks_[m.to]);
-        ++(m.from / shape_.lanes == m.to / shape_.lanes ? transfers_ : inter_core_);
-      }
-      continue;
-    }
-    move(new_request({m.from / shape_.lanes, -1, {}, {m.from, m.to}}));
-  }
-}
-
-void HwwlMachine::move(std::int32_t r) {
-  const std::int32_t from = requests_[r].banks[0], to = requests_[r].banks[1];
-  Bank& a = banks_[from];
-  Bank& b = banks_[to];
-  const bool inter = from / shape_.lanes != to / shape_.lanes;
-  if (a.part[pull_].empty() || (!inter && room(to) <= 0)) {  // nothing to move any more
-    ++skipped_;
-    free_requests_.push_back(r);
-    return;
-  }
-  // Single-port banks: the move waits for cycles in which no pull or push uses
-  // them, until the next interval (then it is dropped).
-  const Cycle ready = std::max({now_, a.port_free, inter ? now_ : b.port_free});
-  if (ready > now_) {
-    if (ready < last_tick_ + p_.interval) {
-      post(ready, INTERVAL, TRANSFER, r);
-    } else {
-      ++skipped_;
-      free_requests_.push_back(r);
-    }
-    return;
-  }
-  const std::int32_t id = a.part[pull_].pop_back();
-  use_port(a);
-  if (!inter) {
-    b.part[pull_].push_back(id);
-    track(b);
-    use_port(b);
-    ++transfers_;
-    free_requests_.push_back(r);
-    return;
-  }
-  // Over the inter-core network: two hops through the hub (§III-C).
-  --pull_ids_;
-  ++in_flight_;
-  ++inter_core_;
-  requests_[r].ids = {id};
-  post(now_ + 2, ARRIVAL, ARRIVE, r);
-}
-
-void HwwlMachine::arrive(std::int32_t r) {
-  const std::int32_t id = requests_[r].ids[0];
-  std::int32_t to = requests_[r].banks[1];
-  const std::int32_t core = to / shape_.lanes;
-  if (room(to) <= 0) {  // filled meanwhile: the core's least-loaded bank with room
-    to = -1;
-    for (std::int32_t l = 0; l < shape_.lanes; ++l) {
-      const std::int32_t b = core * shape_.lanes + l;
-      if (room(b) > 0 && (to < 0 || room(b) > room(to))) to = b;
-    }
-  }
-  if (to >= 0 && banks_[to].port_free > now_) {  // wait for the port
-    requests_[r].banks[1] = to;
-    post(banks_[to].port_free, ARRIVAL, ARRIVE, r);
-    return;
-  }
-  --in_flight_;
-  if (to < 0) {  // every bank full: into the overflow buffer
-    cores_[core].overflow[pull_].push_back(id);
-    ++overflow_ids_[pull_];
-  } else {
-    banks_[to].part[pull_].push_back(id);
-    track(banks_[to]);
-    use_port(banks_[to]);
-    ++pull_ids_;
-  }
-  free_requests_.push_back(r);
-}
-
-bool HwwlMachine::can_load(std::int32_t core, std::int64_t ids) const {
-  const CoreState& cs = cores_[core];
-  if (cs.overflow[pull_].empty() || cs.virt_loads >= p_.virt_load_limit) return false;
-  const std::uint64_t first = OperatorMemory::overflow_slot(core, pull_, cs.loaded[pull_]);
-  const std::uint64_t last = first + static_cast<std::uint64_t>(std::max<std::int64_t>(ids, 1)) * 4 - 1;
-  const auto lines = static_cast<std::int64_t>((last >> kLineShift) - (first >> kLineShift) + 1);
-  return lsu_[static_cast<std::size_t>(core)].free_at(now_) >= lines;
 }
 
 void HwwlMachine::refill_interval(std::int32_t core) {

@@ -80,7 +80,10 @@ void register_hwwl_schemes(SchemeRegistry& registry) {
       "virtualization to an overflow buffer, data-driven threads that never leave the kernel",
       "HWWL (Kim & Batten, MICRO-47 2014) §III", "worklist", hwwl::worklist_metrics(),
       HwwlMachine::stat_info(),
-      [](const HwwlParams& p, const ResolvedRun& r) { check_spin(p, r); },
+      [](const HwwlParams& p, const ResolvedRun& r) {
+        hwwl::check_redistribution(p);
+        check_spin(p, r);
+      },
       [](const HwwlParams& p, const ResolvedRun& r, const RunOptions& o) {
         HwwlMachine machine(p, problem_of(r), r.gpu, r, o.record);
         return machine.run("hwwl", p.check_results, o.values);
