@@ -21,6 +21,15 @@ std::int32_t HwwlMachine::new_request(Request r) {
   return i;
 }
 
+bool HwwlMachine::can_load(std::int32_t core, std::int64_t ids) const {
+  const CoreState& cs = cores_[core];
+  if (cs.overflow[pull_].empty() || cs.virt_loads >= p_.virt_load_limit) return false;
+  const std::uint64_t first = OperatorMemory::overflow_slot(core, pull_, cs.loaded[pull_]);
+  const std::uint64_t last = first + static_cast<std::uint64_t>(std::max<std::int64_t>(ids, 1)) * 4 - 1;
+  const auto lines = static_cast<std::int64_t>((last >> kLineShift) - (first >> kLineShift) + 1);
+  return lsu_[static_cast<std::size_t>(core)].free_at(now_) >= lines;
+}
+
 void HwwlMachine::refill_interval(std::int32_t core) {
   CoreState& cs = cores_[core];
   const IdQueue& spilled = cs.overflow[pull_];
