@@ -305,6 +305,10 @@ class Hwwl(Scheme):
     virtualization (MICRO-47 2014; docs/models/hwwl.md).
 
     Keyword arguments:
+        worklist: banks (the hardware worklist of §III) or Fig. 5's idealised designs:
+            ideal_fifo (one shared worklist, unbounded, in push order, no ports or bandwidth
+            limits) or ideal_sorted (the same, smallest work id first); default 'banks' (HWWL
+            §III, §IV-B, Fig. 5).
         redistribution: work redistribution between banks: none, threshold (greedy banks above
             the threshold give to needy ones below it), lsorting (banks ranked per core),
             gsorting (ranked across all cores), magic (perfect balance, no bandwidth limit);
@@ -345,9 +349,10 @@ class Hwwl(Scheme):
             (a scattered warp load takes up to 32); virtualization requests use what is free,
             the warps' own loads wait for entries; default 64 (HWWL §III-D (size: tbdse
             assumption)).
-        virt_load_limit [loads]: virtualization loads in flight per core at most; a pull to an
-            empty bank that cannot start its refill returns WAIT; default 4 (HWWL §III-D ("up to
-            a limit"; value: tbdse assumption)).
+        virt_load_limit [loads]: on-demand virtualization loads in flight per core at most; a
+            pull to an empty bank that cannot start its refill returns WAIT (interval refills
+            are bounded by free load-store queue entries only); default 4 (HWWL §III-D ("up to a
+            limit"; value: tbdse assumption)).
         wait_spin [instructions]: instructions a warp whose threads all pulled WAIT spends
             before pulling again (useless dynamic work); default 4 (HWWL §III-C, §IV-C (tbdse
             assumption)).
@@ -366,6 +371,7 @@ class Hwwl(Scheme):
         self,
         *,
         label: str | None = None,
+        worklist: Literal["banks", "ideal_fifo", "ideal_sorted"] = "banks",
         redistribution: Literal["none", "threshold", "lsorting", "gsorting", "magic"] = "lsorting",
         interval: int = 10,
         threshold: int = 5,
@@ -386,6 +392,7 @@ class Hwwl(Scheme):
     ) -> None:
         super().__init__(
             label=label,
+            worklist=worklist,
             redistribution=redistribution,
             interval=interval,
             threshold=threshold,

@@ -49,7 +49,8 @@ const std::vector<StatInfo>& HwwlMachine::stat_info() {
 }
 
 double HwwlMachine::storage_bytes(const HwwlParams& params, const GpuConfig& gpu) {
-  if (params.bank_entries == kUnbounded) return std::numeric_limits<double>::infinity();
+  if (params.bank_entries == kUnbounded || params.worklist != "banks")  // ideal: unbounded
+    return std::numeric_limits<double>::infinity();
   const Shape shape = Shape::of(gpu);
   // §III-B: a 24-bit work id per entry; §V-B: 16 lanes x 32 entries x 24 bit
   // = 1536 B per core ("approximately 1.6 KB").  The WRU's greedy bits and
@@ -62,6 +63,7 @@ double HwwlMachine::storage_bytes(const HwwlParams& params, const GpuConfig& gpu
 
 double HwwlMachine::sort_network_mm2(const HwwlParams& params, std::int32_t cores) {
   constexpr double kSortNetworkMm2PerCore = 162e-6;  // §V-B: 162 um^2, TSMC 40 nm
+  if (params.worklist != "banks") return std::numeric_limits<double>::quiet_NaN();  // an ideal
   switch (redistribution_from(params.redistribution)) {
     case Redistribution::NONE:
     case Redistribution::THRESHOLD: return 0.0;
@@ -85,11 +87,14 @@ HwwlMachine::HwwlMachine(const HwwlParams& params, const WorklistProblem& proble
       scheme_(redistribution_from(params.redistribution)),
       double_(params.buffering == "double"),
       on_demand_(params.refill == "on_demand"),
-      finite_(params.bank_entries != kUnbounded),
+      finite_(params.bank_entries != kUnbounded && params.worklist == "banks"),
       capacity_(!finite_ ? kUnlimited : double_ ? params.bank_entries / 2 : params.bank_entries),
       relaunch_(relaunch_cycles(params, gpu)),
       banks_(static_cast<std::size_t>(shape_.cores * shape_.lanes)),
       cores_(static_cast<std::size_t>(shape_.cores)),
+      ideal_(params.worklist == "banks"
+                 ? std::nullopt
+                 : std::optional<IdealWorklist>(std::in_place, params.worklist == "ideal_sorted")),
       spinning_(static_cast<std::size_t>(shape_.cores)),
       on_demand_redist_(params.redistribution_trigger == "on_demand"),
       network_latency_(network_latency(params, gpu)),
@@ -124,12 +129,21 @@ bool HwwlMachine::work_exists() const {
 }
 
 void HwwlMachine::start() {
-  // The initialisation kernel (Fig. 1b, init_wl) pushes the initial items
-  // round robin over every bank; what does not fit goes to the overflow buffer.
-  const auto banks = static_cast<std::int32_t>(banks_.size());
-  std::int32_t next = 0;
+  // The initialisation kernel (Fig. 1b, init_wl) is an ordinary kernel: one
+  // thread per initial item, warps dealt to the cores in turn, each thread
+  // pushing its item to its own lane's bank (so a warp's 32 consecutive
+  // items land two per bank of one core, and come out together again).
+  // What does not fit goes to the overflow buffer.
+  std::int64_t next = 0;
   for (const std::int32_t id : problem_.initial_items()) {
-    const std::int32_t b = next++ % banks;
+    const std::int64_t i = next++;
+    if (ideal_) {
+      ideal_->push(pull_, id);
+      ++pull_ids_;
+      continue;
+    }
+    const auto core = static_cast<std::int32_t>((i / kWarp) % shape_.cores);
+    const std::int32_t b = core * shape_.lanes + static_cast<std::int32_t>(i % kWarp) % shape_.lanes;
     if (room(b) > 0) {
       banks_[b].part[pull_].push_back(id);
       track(banks_[b]);
@@ -252,6 +266,22 @@ void HwwlMachine::pull(std::int32_t w) {
   for (std::int32_t k = 0; k < kWarp; ++k) {
     const std::uint32_t bit = 1u << k;
     if (!(warp.live & bit) || warp.item[k] >= 0) continue;
+    if (ideal_) {  // Fig. 5: one shared worklist, no banks
+      ++pulls_;
+      ++dynamic_instructions_;
+      if (!ideal_->empty(pull_)) {
+        warp.item[k] = ideal_->pop(pull_);
+        warp.holding |= bit;
+        --pull_ids_;
+      } else if (exists) {
+        waiting |= bit;
+        ++wait_pulls_;
+      } else {
+        warp.live &= ~bit;
+        ++done_pulls_;
+      }
+      continue;
+    }
     const std::int32_t b = bank_of(warp, k);
     Bank& bank = banks_[b];
     demand |= exists && bank.part[pull_].empty();  // on-demand redistribution trigger
@@ -331,11 +361,17 @@ void HwwlMachine::push(std::int32_t w) {
       if (warp.push_start[k] + j >= warp.push_start[k + 1]) continue;
       any = true;
       const std::int32_t id = warp.pushes[static_cast<std::size_t>(warp.push_start[k] + j)];
+      ++pushed_;
+      if (ideal_) {
+        ++dynamic_instructions_;
+        ideal_->push(side, id);
+        ++(side == pull_ ? pull_ids_ : push_ids_);
+        continue;
+      }
       Bank& bank = banks_[bank_of(warp, k)];
       use_port(bank);
       ++dynamic_instructions_;
       const std::int64_t used = bank.part[side].size() + (side == pull_ ? bank.reserved : 0);
-      ++pushed_;
       if (used < capacity_) {
         bank.part[side].push_back(id);
         peak_bank_ = std::max(peak_bank_, used + 1);
@@ -346,7 +382,10 @@ void HwwlMachine::push(std::int32_t w) {
       }
     }
     if (!any) break;
-    if (side == pull_) wake(warp.core);  // single-buffered: pullable at once
+    if (side == pull_) {  // single-buffered: pullable at once
+      if (ideal_) wake_all();
+      else wake(warp.core);
+    }
     instructions = j + 1;
     if (!spills.empty()) spill(warp.core, spills, now_ + j);
   }

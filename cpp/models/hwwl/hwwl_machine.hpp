@@ -15,7 +15,10 @@
 #include <cstdint>
 #include <vector>
 
+#include <optional>
+
 #include "models/hwwl/hwwl_params.hpp"
+#include "models/hwwl/ideal_worklist.hpp"
 #include "models/hwwl/redistribution.hpp"
 #include "models/hwwl/warp_machine.hpp"
 #include "models/hwwl/worklist_banks.hpp"
@@ -66,6 +69,7 @@ class HwwlMachine final : public WarpMachine {
     std::int64_t stored[2] = {0, 0};    // ids ever spilled per partition (the buffer's tail)
     std::int64_t loaded[2] = {0, 0};    // ids ever refilled per partition (its head)
     std::int32_t virt_loads = 0;        // virtualization loads in flight
+    Cycle refill_start = 0;             // when the last interval refill gets its queue entries
     std::int32_t refill_rr = 0;
   };
 
@@ -113,6 +117,8 @@ class HwwlMachine final : public WarpMachine {
   // A virtualization load can start now: below the in-flight limit, with a
   // free load-store queue entry for each line it reads.
   bool can_load(std::int32_t core, std::int64_t ids) const;
+  // Line requests of a refill of `ids` ids from the core's overflow buffer.
+  std::int64_t refill_lines(std::int32_t core, std::int64_t ids) const;
   void spill(std::int32_t core, const std::vector<std::int32_t>& ids, Cycle t);
   void store_done(std::int32_t request);
   void end_of_kernel();
@@ -130,6 +136,7 @@ class HwwlMachine final : public WarpMachine {
   std::vector<Warp> warps_;
   std::vector<Bank> banks_;
   std::vector<CoreState> cores_;
+  std::optional<IdealWorklist> ideal_;  // Fig. 5's idealised worklist instead of banks
   std::vector<std::vector<std::int32_t>> spinning_;  // per core: warps asleep in SPIN
   std::int64_t asleep_ = 0;
   std::vector<Request> requests_;

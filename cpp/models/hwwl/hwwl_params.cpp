@@ -9,6 +9,13 @@ namespace tbdse::hwwl {
 const ParamTable<HwwlParams>& HwwlParams::params() {
   static const ParamTable<HwwlParams> table = [] {
     ParamTable<HwwlParams> t;
+    t.add(&HwwlParams::worklist,
+          {.name = "worklist",
+           .doc = "banks (the hardware worklist of §III) or Fig. 5's idealised designs: "
+                  "ideal_fifo (one shared worklist, unbounded, in push order, no ports or "
+                  "bandwidth limits) or ideal_sorted (the same, smallest work id first)",
+           .paper_ref = "HWWL §III, §IV-B, Fig. 5",
+           .choices = {"banks", "ideal_fifo", "ideal_sorted"}});
     t.add(&HwwlParams::redistribution,
           {.name = "redistribution",
            .doc = "work redistribution between banks: none, threshold (greedy banks above the "
@@ -84,8 +91,9 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
            .max_value = 1e6});
     t.add(&HwwlParams::virt_load_limit,
           {.name = "virt_load_limit", .unit = "loads",
-           .doc = "virtualization loads in flight per core at most; a pull to an empty bank "
-                  "that cannot start its refill returns WAIT",
+           .doc = "on-demand virtualization loads in flight per core at most; a pull to an "
+                  "empty bank that cannot start its refill returns WAIT (interval refills are "
+                  "bounded by free load-store queue entries only)",
            .paper_ref = "HWWL §III-D (\"up to a limit\"; value: tbdse assumption)",
            .min_value = 1, .max_value = 1e6});
     t.add(&HwwlParams::wait_spin,

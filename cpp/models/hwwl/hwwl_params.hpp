@@ -15,6 +15,13 @@
 namespace tbdse::hwwl {
 
 struct HwwlParams {
+  // The worklist: banks (the HWWL of §III), or one of Fig. 5's idealised
+  // designs (§IV-B): ideal_fifo (one shared worklist of unbounded capacity, in
+  // push order, no ports or bandwidth limits) or ideal_sorted (the same,
+  // smallest work id first: "sorts the worklist by work ID before every
+  // pull").  The bank, redistribution and virtualization parameters apply to
+  // banks only.  Default banks.
+  std::string worklist = "banks";
   // Work redistribution between banks (§III-C): none, threshold, lsorting
   // (per-core ranking), gsorting (one global ranking), magic (perfect balance,
   // no bandwidth limit).  Default lsorting (§IV-D settles on it).
@@ -70,9 +77,10 @@ struct HwwlParams {
   // load-store unit", "normal memory requests are given priority"); warps'
   // own loads wait for entries.  Default 64 (tbdse's; not in Table IV).
   std::int64_t lsu_queue = 64;
-  // Virtualization loads in flight per core at most (§III-D: "multiple
-  // virtualization loads can be issued up to a limit"); a pull to an empty
-  // bank that cannot start its refill returns WAIT.  Default 4 (tbdse's).
+  // On-demand virtualization loads in flight per core at most (§III-D:
+  // "multiple virtualization loads can be issued up to a limit"); a pull to an
+  // empty bank that cannot start its refill returns WAIT.  Interval refills
+  // are bounded by free load-store queue entries only.  Default 4 (tbdse's).
   std::int64_t virt_load_limit = 4;
   // Instructions a warp whose threads all pulled WAIT spends before pulling
   // again: useless dynamic work (§III-C).  Default 4 (tbdse's: pull, compare,

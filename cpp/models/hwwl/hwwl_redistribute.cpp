@@ -45,7 +45,8 @@ void HwwlMachine::tick() {
   last_tick_ = now_;
   // Fewer than two ids in the pull partitions: no move can help (a donor must
   // hold two more than its receiver), so the plan is skipped.
-  if (scheme_ != Redistribution::NONE && !on_demand_redist_ && pull_ids_ >= 2) redistribute(-1);
+  if (scheme_ != Redistribution::NONE && !on_demand_redist_ && pull_ids_ >= 2 && !ideal_)
+    redistribute(-1);
   if (overflow_ids_[pull_] > 0) {
     if (finite_ && !on_demand_)
       for (std::int32_t c = 0; c < shape_.cores; ++c) refill_interval(c);

@@ -21,22 +21,31 @@ std::int32_t HwwlMachine::new_request(Request r) {
   return i;
 }
 
-bool HwwlMachine::can_load(std::int32_t core, std::int64_t ids) const {
+std::int64_t HwwlMachine::refill_lines(std::int32_t core, std::int64_t ids) const {
   const CoreState& cs = cores_[core];
-  if (cs.overflow[pull_].empty() || cs.virt_loads >= p_.virt_load_limit) return false;
   const std::uint64_t first = OperatorMemory::overflow_slot(core, pull_, cs.loaded[pull_]);
   const std::uint64_t last = first + static_cast<std::uint64_t>(std::max<std::int64_t>(ids, 1)) * 4 - 1;
-  const auto lines = static_cast<std::int64_t>((last >> kLineShift) - (first >> kLineShift) + 1);
-  return lsu_[static_cast<std::size_t>(core)].free_at(now_) >= lines;
+  return static_cast<std::int64_t>((last >> kLineShift) - (first >> kLineShift) + 1);
+}
+
+bool HwwlMachine::can_load(std::int32_t core, std::int64_t ids) const {
+  const CoreState& cs = cores_[core];
+  // §III-D, on demand: "multiple virtualization loads can be issued up to a
+  // limit as long as there is space in the load-store unit".
+  if (cs.overflow[pull_].empty() || cs.virt_loads >= p_.virt_load_limit) return false;
+  return lsu_[static_cast<std::size_t>(core)].free_at(now_) >= refill_lines(core, ids);
 }
 
 void HwwlMachine::refill_interval(std::int32_t core) {
   CoreState& cs = cores_[core];
   const IdQueue& spilled = cs.overflow[pull_];
   const std::int64_t want = std::min<std::int64_t>(kWarp, spilled.size());
-  if (!can_load(core, want)) return;
+  // One load per interval when every bank has a free entry; it waits in the
+  // load-store queue like any request (so one at a time may wait there).
+  if (spilled.empty() || cs.refill_start > now_) return;
   for (std::int32_t l = 0; l < shape_.lanes; ++l)
     if (room(core * shape_.lanes + l) < 1) return;  // only when every bank has a free entry
+  cs.refill_start = lsu_[static_cast<std::size_t>(core)].earliest(now_, refill_lines(core, want));
   // A warp's worth of ids into reserved entries, one per bank in turn.
   std::vector<std::int64_t>& left = left_;
   left.resize(static_cast<std::size_t>(shape_.lanes));
