@@ -248,17 +248,19 @@ const std::vector<Preset>& presets() {
       // The hardware-worklist paper's GPGPU-Sim 3.0 configuration (HWWL §IV-A,
       // Table IV): four Fermi-like cores of 16 lanes (2 SP + 1 SFU each), 48
       // warps (1536 threads), 2 issue slots, 700 MHz, 100-cycle DRAM latency.
-      // The paper states no bandwidth, atomic or launch cost: mem_bandwidth
-      // (an effective figure: tbdse models no caches, so hits are not taken
-      // off DRAM), amo_cycles and host_launch_us (the relaunch between
-      // super-steps) are fitted to Fig. 5 (experiments/hwwl_calibration.yaml,
+      // Caches and DRAM from Table IV and GPGPU-Sim's GTX480 (docs/memory.md);
+      // mem_bandwidth is the GTX480's 177.4 GB/s (= the six channels; the
+      // worklist machine reads the channels).  The paper states no atomic or
+      // launch cost: amo_cycles (same-address atomics on a worklist tail) and
+      // host_launch_us (the relaunch between super-steps) are fitted to Fig. 5
+      // with the hwwl schemes' lsu_queue (experiments/hwwl_calibration.yaml,
       // docs/models/hwwl.md) and used unchanged for every other figure.
       {"gpgpusim_hwwl",
        GpuConfig{.name = "gpgpusim_hwwl", .sms = 4, .tb_slots = 8, .threads_per_sm = 1536,
                  .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
-                 .host_launch_us = 3.0, .device_launch_us = 3.0, .mem_latency = 100,
+                 .host_launch_us = 10.0, .device_launch_us = 3.0, .mem_latency = 100,
                  .copy_gbps = 6.0, .lanes = 16, .issue_width = 2, .amo_cycles = 200,
-                 .mem_bandwidth = 354.8, .l1_bytes = 8192, .l1_ways = 4, .l1_hit_cycles = 20,
+                 .mem_bandwidth = 177.4, .l1_bytes = 8192, .l1_ways = 4, .l1_hit_cycles = 20,
                  .l1_mshrs = 32, .l1_write = "write_evict", .l2_bytes = 786432, .l2_ways = 8,
                  .l2_banks = 12, .l2_hit_cycles = 120, .l2_write = "write_back",
                  .dram_channels = 6, .dram_channel_gbps = 29.57, .dram_latency = 100}},
