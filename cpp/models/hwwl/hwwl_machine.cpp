@@ -285,10 +285,10 @@ void HwwlMachine::pull(std::int32_t w) {
     const std::int32_t b = bank_of(warp, k);
     Bank& bank = banks_[b];
     demand |= exists && bank.part[pull_].empty();  // on-demand redistribution trigger
-    use_port(bank);
     ++pulls_;
     ++dynamic_instructions_;
     if (!bank.part[pull_].empty()) {
+      use_port(bank);  // a WAIT or DONE comes from the empty bits, not the SRAM
       warp.item[k] = bank.part[pull_].pop_front();
       warp.holding |= bit;
       --pull_ids_;

@@ -69,7 +69,6 @@ class HwwlMachine final : public WarpMachine {
     std::int64_t stored[2] = {0, 0};    // ids ever spilled per partition (the buffer's tail)
     std::int64_t loaded[2] = {0, 0};    // ids ever refilled per partition (its head)
     std::int32_t virt_loads = 0;        // virtualization loads in flight
-    Cycle refill_start = 0;             // when the last interval refill gets its queue entries
     std::int32_t refill_rr = 0;
   };
 

@@ -33,19 +33,21 @@ bool HwwlMachine::can_load(std::int32_t core, std::int64_t ids) const {
   // §III-D, on demand: "multiple virtualization loads can be issued up to a
   // limit as long as there is space in the load-store unit".
   if (cs.overflow[pull_].empty() || cs.virt_loads >= p_.virt_load_limit) return false;
-  return lsu_[static_cast<std::size_t>(core)].free_at(now_) >= refill_lines(core, ids);
+  return lsu_[static_cast<std::size_t>(core)].free_started(now_) >= refill_lines(core, ids);
 }
 
 void HwwlMachine::refill_interval(std::int32_t core) {
   CoreState& cs = cores_[core];
   const IdQueue& spilled = cs.overflow[pull_];
   const std::int64_t want = std::min<std::int64_t>(kWarp, spilled.size());
-  // One load per interval when every bank has a free entry; it waits in the
-  // load-store queue like any request (so one at a time may wait there).
-  if (spilled.empty() || cs.refill_start > now_) return;
+  // One load per interval when every bank has a free entry and the
+  // load-store queue has entries free now (§III-D: "as many virtualization
+  // requests can be injected as there are free entries").
+  if (spilled.empty() ||
+      lsu_[static_cast<std::size_t>(core)].free_started(now_) < refill_lines(core, want))
+    return;
   for (std::int32_t l = 0; l < shape_.lanes; ++l)
     if (room(core * shape_.lanes + l) < 1) return;  // only when every bank has a free entry
-  cs.refill_start = lsu_[static_cast<std::size_t>(core)].earliest(now_, refill_lines(core, want));
   // A warp's worth of ids into reserved entries, one per bank in turn.
   std::vector<std::int64_t>& left = left_;
   left.resize(static_cast<std::size_t>(shape_.lanes));
@@ -112,7 +114,8 @@ void HwwlMachine::load(std::int32_t core, const std::vector<std::int32_t>& targe
   // The ids lie at consecutive words of the buffer: one coalesced load.
   const std::uint64_t at = OperatorMemory::overflow_slot(core, pull_, cs.loaded[pull_]);
   cs.loaded[pull_] += n;
-  post(range_access(core, now_, at, n * 4, false), ARRIVAL, LOAD_DONE, new_request(std::move(r)));
+  post(range_access(core, now_, at, n * 4, false, false), ARRIVAL, LOAD_DONE,
+       new_request(std::move(r)));
 }
 
 void HwwlMachine::load_done(std::int32_t r) {

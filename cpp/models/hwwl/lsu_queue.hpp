@@ -5,6 +5,9 @@
 // are scattered — from when it issues until its data returns.  Entries are
 // booked with their release cycle (the memory hierarchy says when each access
 // completes), so "when are n entries free" is a walk over the booked releases.
+// A warp instruction waits until all its entries are free; a small request
+// (a virtualization load: one or two lines) may take entries that are free
+// now ahead of warp instructions still waiting for theirs (free_started).
 #pragma once
 
 #include <algorithm>
@@ -25,17 +28,25 @@ class LsuQueue {
   // Forgets bookings released by `now` (call with non-decreasing now).
   void release(Cycle now) {
     std::size_t k = 0;
-    while (k < held_.size() && held_[k].first <= now) used_ -= held_[k++].second;
+    while (k < held_.size() && held_[k].release <= now) used_ -= held_[k++].n;
     held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(k));
   }
 
   // Entries free at cycle t (>= the last release call).
   std::int64_t free_at(Cycle t) const {
     std::int64_t used = used_;
-    for (const auto& [release, n] : held_) {
-      if (release > t) break;
-      used -= n;
+    for (const auto& h : held_) {
+      if (h.release > t) break;
+      used -= h.n;
     }
+    return capacity_ - used;
+  }
+  // Entries not held at cycle t by a request that has started by then
+  // (requests booked to start later are still waiting for theirs).
+  std::int64_t free_started(Cycle t) const {
+    std::int64_t used = 0;
+    for (const auto& h : held_)
+      if (h.start <= t && h.release > t) used += h.n;
     return capacity_ - used;
   }
 
@@ -45,28 +56,32 @@ class LsuQueue {
     n = std::min(n, capacity_);
     std::int64_t used = used_;
     std::size_t k = 0;
-    while (k < held_.size() && held_[k].first <= t) used -= held_[k++].second;
+    while (k < held_.size() && held_[k].release <= t) used -= held_[k++].n;
     while (used + n > capacity_) {  // wait for the next releases
-      t = held_[k].first;
-      used -= held_[k++].second;
+      t = held_[k].release;
+      used -= held_[k++].n;
     }
     return t;
   }
 
-  // Books n entries until `until`.
-  void book(std::int64_t n, Cycle until) {
+  // Books n entries from `start` until `until`.
+  void book(std::int64_t n, Cycle start, Cycle until) {
     n = std::min(n, capacity_);
     if (n <= 0) return;
     const auto at = std::upper_bound(held_.begin(), held_.end(), until,
-                                     [](Cycle c, const auto& h) { return c < h.first; });
-    held_.insert(at, {until, n});
+                                     [](Cycle c, const Held& h) { return c < h.release; });
+    held_.insert(at, {until, start, n});
     used_ += n;
   }
 
  private:
+  struct Held {
+    Cycle release, start;
+    std::int64_t n;
+  };
   std::int64_t capacity_;
   std::int64_t used_ = 0;
-  std::vector<std::pair<Cycle, std::int64_t>> held_;  // (release cycle, entries), ascending
+  std::vector<Held> held_;  // ascending release
 };
 
 }  // namespace tbdse::hwwl

@@ -83,12 +83,13 @@ Cycle WarpMachine::compute_step(std::int32_t core, ComputePhase& c, bool& done) 
   return back;
 }
 
-Cycle WarpMachine::book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write) {
+Cycle WarpMachine::book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write,
+                        bool wait) {
   LsuQueue& lsu = lsu_[static_cast<std::size_t>(core)];
   lsu.release(now_);
-  const Cycle start = lsu.earliest(std::max(t, now_), lines.count);
+  const Cycle start = wait ? lsu.earliest(std::max(t, now_), lines.count) : std::max(t, now_);
   const Cycle done = memory_.access_lines(core, start, lines, is_write);
-  lsu.book(lines.count, std::max(done, start + 1));
+  lsu.book(lines.count, start, std::max(done, start + 1));
   lines_ += lines.count;
   if (!is_write) {
     ++loads_;
@@ -103,13 +104,13 @@ Cycle WarpMachine::warp_access(std::int32_t core, Cycle t, const std::uint64_t* 
 }
 
 Cycle WarpMachine::range_access(std::int32_t core, Cycle t, std::uint64_t base, std::int64_t bytes,
-                                bool is_write) {
+                                bool is_write, bool wait) {
   CoalescedWarp lines;
   Cycle done = t;
   const std::uint64_t end = base + static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1));
   for (std::uint64_t line = base >> kLineShift; (line << kLineShift) < end; ++line) {
     if (lines.count == static_cast<int>(lines.lines.size())) {  // over 64 lines: in parts
-      done = std::max(done, book(core, t, lines, is_write));
+      done = std::max(done, book(core, t, lines, is_write, wait));
       lines.count = 0;
     }
     const std::uint64_t lo = std::max(base, line << kLineShift);
@@ -117,7 +118,7 @@ Cycle WarpMachine::range_access(std::int32_t core, Cycle t, std::uint64_t base, 
     lines.add(line, sector_span(static_cast<std::int64_t>(lo & (kLineBytes - 1)),
                                 static_cast<std::int64_t>(hi - lo)));
   }
-  return std::max(done, book(core, t, lines, is_write));
+  return std::max(done, book(core, t, lines, is_write, wait));
 }
 
 const std::vector<StatInfo>& worklist_metrics() {

@@ -143,9 +143,10 @@ class WarpMachine {
   Cycle warp_access(std::int32_t core, Cycle t, const std::uint64_t* addresses,
                     std::uint32_t active, std::int64_t bytes, bool is_write);
   // One contiguous access of `bytes` at `base` (a coalesced list or buffer
-  // access): the same, for a byte range.
+  // access): the same, for a byte range.  wait = false: it takes entries the
+  // caller found free now (a virtualization request), waiting for none.
   Cycle range_access(std::int32_t core, Cycle t, std::uint64_t base, std::int64_t bytes,
-                     bool is_write);
+                     bool is_write, bool wait = true);
 
   // A work item was processed: resets the no-progress watchdog.
   void progress() { since_progress_ = 0; }
@@ -172,7 +173,8 @@ class WarpMachine {
 
  private:
   void sample();
-  Cycle book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write);
+  Cycle book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write,
+             bool wait = true);
 
   bool record_;
   Cycle sample_every_;
