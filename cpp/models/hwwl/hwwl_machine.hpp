@@ -144,6 +144,7 @@ class HwwlMachine final : public WarpMachine {
   std::vector<std::int32_t> loads_;  // scratch: bank loads for the planner
   std::vector<std::int32_t> empty_banks_, spills_, targets_;  // scratch
   std::vector<std::int64_t> left_;                            // scratch
+  std::vector<char> spilling_;  // scratch: cores whose overflow holds pull-partition ids
 
   // Work anywhere, for WAIT vs DONE: ids in pull partitions, in overflow
   // buffers' pull regions, in flight to a bank (refills, network).

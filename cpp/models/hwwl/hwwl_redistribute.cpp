@@ -86,8 +86,11 @@ Cycle HwwlMachine::redistribute(std::int32_t core) {
   for (std::int32_t c = 0; c < shape_.cores; ++c)
     core_budget_[c] = core < 0 || c == core ? per_core_ : 0;
   const auto cap = static_cast<std::int32_t>(std::min<std::int64_t>(capacity_, INT32_MAX));
+  spilling_.resize(static_cast<std::size_t>(shape_.cores));
+  for (std::int32_t c = 0; c < shape_.cores; ++c)
+    spilling_[c] = !cores_[c].overflow[pull_].empty();
   const Bandwidth bw{static_cast<std::int32_t>(std::min<std::int64_t>(p_.interval, INT32_MAX)),
-                     bank_budget_, core_budget_};
+                     bank_budget_, core_budget_, spilling_};
   const auto moves = plan_redistribution(scheme_, shape_.cores, shape_.lanes, loads_,
                                          static_cast<std::int32_t>(p_.threshold), cap, bw, rr_);
   ++plans_;

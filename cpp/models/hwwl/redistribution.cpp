@@ -34,6 +34,7 @@ using Ids = std::vector<std::int32_t>;
 struct Planner {
   std::int32_t cores, lanes, threshold, capacity;
   std::span<const std::int32_t> start;
+  std::span<const char> spilling;
   RedistributionState& state;
   Ids load, bank_left, core_left;
   std::vector<Move> moves;
@@ -45,7 +46,8 @@ struct Planner {
 
   Planner(std::int32_t c, std::int32_t l, std::int32_t t, std::int32_t cap,
           std::span<const std::int32_t> loads, const Bandwidth& bw, RedistributionState& st)
-      : cores(c), lanes(l), threshold(t), capacity(cap), start(loads), state(st),
+      : cores(c), lanes(l), threshold(t), capacity(cap), start(loads), spilling(bw.spilling),
+        state(st),
         load(loads.begin(), loads.end()), bank_left(bw.bank.begin(), bw.bank.end()),
         core_left(bw.core.begin(), bw.core.end()), last_move(loads.size(), -1),
         busy(loads.size(), 0), sent(static_cast<std::size_t>(c), 0),
@@ -120,10 +122,11 @@ struct Planner {
         greedy += start[bank(c, l)] > threshold;
         needy += start[bank(c, l)] < threshold;
       }
-      out[c] = greedy > needy;
+      out[c] = greedy > needy || spills(c);
     }
     return out;
   }
+  bool spills(std::int32_t c) const { return !spilling.empty() && spilling[static_cast<std::size_t>(c)]; }
 
   // One id from `donor` (of a greedy core) over the network to the next core,
   // round robin, whose greedy bit is clear and whose input is free this round.
@@ -182,6 +185,9 @@ struct Planner {
       inter_round(greedy, [&](std::int32_t c) {
         for (const std::int32_t d : donors[c])
           if (can_give(d) && load[d] > threshold) return d;
+        if (spills(c))  // its banks may all be below the threshold: the fullest
+          for (const std::int32_t d : ranked_lanes(c))
+            if (can_give(d) && load[d] >= 2) return d;
         return -1;
       });
     });
@@ -230,7 +236,7 @@ struct Planner {
       }
       inter_round(greedy, [&](std::int32_t c) {
         for (const std::int32_t d : ranked[c])
-          if (can_give(d) && load[d] > threshold) return d;
+          if (can_give(d) && (load[d] > threshold || (spills(c) && load[d] >= 2))) return d;
         return -1;
       });
     });

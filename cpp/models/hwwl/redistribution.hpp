@@ -49,6 +49,11 @@ struct Bandwidth {
   std::int32_t rounds = 1;             // cycles the plan spans (the interval)
   std::span<const std::int32_t> bank;  // per bank: ids it may give or take
   std::span<const std::int32_t> core;  // per core: ids its WRU may send (intra moves + injections)
+  // Per core: its overflow buffer holds ids for the pull partition (empty
+  // span: none).  Such a core sets its global greedy bit and any of its banks
+  // holding two ids or more may send over the network (tbdse's reading: the
+  // work a core has spilled is work it has too much of).
+  std::span<const char> spilling = {};
 };
 
 // loads[b] = ids (and reserved entries) in bank b's pull partition;
