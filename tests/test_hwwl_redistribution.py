@@ -104,7 +104,7 @@ def test_more_network_latency_never_helps_beyond_noise() -> None:
     # A longer trip over the network only delays ids a core was waiting for.
     # Double-buffered BFS processes every node once per level whatever the
     # order (the item count is fixed), so the only noise is which thread pulls
-    # which id when, and so which loads hit the caches: 1.5% here.  (SSSP is label-correcting: a later id changes
+    # which id when, and so which loads hit the caches: up to 3% here.  (SSSP is label-correcting: a later id changes
     # the relaxation order and the redundant work, a few percent either way.)
     wl = td.workloads.bfs(graph="rmat", nodes=1024, degree=8, seed=5)
     g = gpu(sms=8)
@@ -114,7 +114,7 @@ def test_more_network_latency_never_helps_beyond_noise() -> None:
     spans = [r.makespan_cycles for r in runs]
     for i, a in enumerate(spans):
         for b in spans[i + 1 :]:
-            assert b >= 0.985 * a, dict(zip(latencies, spans, strict=True))
+            assert b >= 0.97 * a, dict(zip(latencies, spans, strict=True))
 
 
 def test_ids_cross_the_network_one_per_cycle_per_core(rmat_bfs: td.Workload) -> None:
