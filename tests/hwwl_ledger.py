@@ -54,9 +54,10 @@ def run_bundle(folder: Path, echo: Callable[[str], None] = lambda _: None) -> Bu
         exp = td.experiment.load(ROOT / "experiments" / f"{name}.yaml")
         echo(f"running {name}")
         out[name] = exp.run(folder / name, progress=False, echo=lambda _: None)
-    wl = td.workloads.bfs(graph="road", nodes=262144, name="BFS")
+    wl = td.workloads.bfs(graph="road", nodes=1048576, name="BFS")  # as hwwl_fig8.yaml
     for buffering in ("single", "double"):
-        r = td.simulate(wl, "gpgpusim_hwwl", td.Scheme("hwwl", buffering=buffering), timeline=True)
+        scheme = td.Scheme("hwwl", buffering=buffering, sample_every=5000)
+        r = td.simulate(wl, "gpgpusim_hwwl", scheme, timeline=True)
         out[f"trace_{buffering}"] = r.trace()
     return out
 
