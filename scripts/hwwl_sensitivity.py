@@ -37,6 +37,16 @@ def headlines(overrides: dict[str, float]) -> pd.DataFrame:
     return pd.DataFrame({"fifo": best / t["fifo"], "realistic": best / t["realistic"]})
 
 
+def markdown(df: pd.DataFrame) -> str:
+    """A pipe table (no tabulate dependency)."""
+    head = [" / ".join(map(str, df.index.names)), *map(str, df.columns)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for key, row in df.iterrows():
+        name = " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+        lines.append("| " + " | ".join([name, *(f"{v:.2f}" for v in row)]) + " |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     base = headlines({})
     rows = []
@@ -52,6 +62,7 @@ def main() -> int:
                                  "base": b, "varied": x, "flips": flips})  # fmt: skip
             print(name, factor, "done", flush=True)
     out = pd.DataFrame(rows)
+    out.to_csv(ROOT / "build" / "hwwl_sensitivity.csv", index=False)  # the raw runs, kept
     wide = out.pivot_table(index=["headline", "workload"], columns="constant", values="varied")
     wide.insert(0, "calibrated", base.stack().swaplevel().sort_index().reindex(wide.index).to_numpy())
     flips = out[out["flips"]]
@@ -64,7 +75,7 @@ def main() -> int:
         + ", ".join(f"{k} = {v}" for k, v in FITTED.items())
         + "). Values: speed-up over the better software version.",
         "",
-        wide.round(2).to_markdown(),
+        markdown(wide.round(2)),
         "",
         "**Flips** (a speed-up crossing 1, i.e. the winner changes): "
         + ("; ".join(f"{r.headline} {r.workload} under {r.constant} ({r.base:.2f} -> {r.varied:.2f})"
