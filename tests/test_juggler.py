@@ -25,6 +25,7 @@ COSTS = {
     "global_atomic_cycles": 50,
     "runtime_contention": 0.0,
     "lrr_start": "next",  # the goldens below follow counters from own id + 1
+    "host_inclusive": False,  # kernel time: the launch at 0
 }
 
 
@@ -114,6 +115,33 @@ def test_grr_counter_updates_serialise() -> None:
     assert r.metrics["grr_wait_cycles"] == 50
     # No serialisation under lrr: both children visible at 133.
     assert list(by_task(run([(0, 2), (1, 3)], [100] * 4, 2, "lrr"))["ready"])[2:] == [133, 133]
+
+
+def test_grr_never_waits_for_another_workers_insertions() -> None:
+    # Issue 18's bug: worker 0 (task 0, 100 cycles) frees ten children and
+    # worker 1 (task 1, 200 cycles) one.  Worker 0's round ends at 122 and
+    # reserves its ten targets with one atomic, 122-172; its insertions follow
+    # off the counter (visible 183, 194, ..., 282).  Worker 1's round ends at
+    # 222 with the counter free: it waits 0 cycles (it waited 499, through
+    # worker 0's whole insertion loop, when each insertion was booked ahead)
+    # and its child is visible at 222 + 50 + 11 = 283.
+    edges = [(0, c) for c in range(2, 12)] + [(1, 12)]
+    r = run(edges, [100, 200] + [100] * 11, 2, "grr")
+    tl = by_task(r)
+    assert r.metrics["grr_wait_cycles"] == 0
+    assert list(tl["ready"][2:12]) == [172 + 11 * i for i in range(1, 11)]
+    assert tl.loc[12, "ready"] == 283
+
+
+def test_grr_counter_costs_the_gpus_same_address_atomic() -> None:
+    # auto: the counter serves one atomic per gpu.amo_cycles (8 here): the
+    # second of two rounds ending together waits 8 cycles.
+    wl = td.workloads.from_edges([(0, 2), (1, 3)], 4, cost=td.cost.array([100] * 4))
+    gpu = make_gpu(2, 4, clock_mhz=1000.0, amo_cycles=8)
+    costs = {**COSTS, "global_atomic_cycles": "auto"}
+    r = td.simulate(wl, gpu, td.schemes.Juggler(workers=2, policy="grr", **costs), timeline=True)
+    assert r.metrics["grr_wait_cycles"] == 8
+    assert list(by_task(r)["ready"])[2:] == [122 + 8 + 11, 122 + 16 + 11]
 
 
 def test_workers_beyond_what_fits_are_refused() -> None:
@@ -245,7 +273,7 @@ def test_with_one_worker_every_policy_is_the_same_serial_run(
     runs = {p: run(edges, costs[:n], 1, p) for p in ("lrr", "grr", "lf")}
     spans = {p: r.makespan_cycles for p, r in runs.items()}
     # lrr and lf send every child to the only worker alike; grr also takes the
-    # global counter (50 cycles, never contended) once per freed child.
+    # global counter (50 cycles, never contended) once per round that frees one.
     assert spans["lrr"] == spans["lf"]
     freed = sum(1 for t in range(n) if any(b == t for _, b in edges))
     assert spans["grr"] >= spans["lf"]
