@@ -152,13 +152,16 @@ def test_workers_beyond_what_fits_are_refused() -> None:
 
 
 def test_auto_workers_count_the_runtimes_shared_memory() -> None:
-    # Eq. 1 on the P100 (56 SMs, 2048 threads and 64 KiB per SM): tasks of 256
-    # threads fit 8 per SM.  With 16 KiB per SM, a worker's 256 x 20 B = 5 KiB
+    # Eq. 1 on the P100 (56 SMs, 2048 threads, 64 Ki registers and 64 KiB per
+    # SM): HEAT-SIM's tasks of 256 threads x 32 registers fit 8 per SM (LU-D's
+    # 48 registers, 5: 280 workers).  With 16 KiB per SM, a worker's 256 x 20 B = 5 KiB
     # of task and freed-child buffers fits 3 per SM: 168 workers; without the
     # runtime's memory, 8 again.
-    wl = td.workloads.juggler_app("lu-d")
+    wl = td.workloads.juggler_app("heat-sim")
     auto = td.schemes.Juggler()
     assert td.simulate(wl, "p100", auto).metrics["workers"] == 448
+    lud = td.workloads.juggler_app("lu-d")
+    assert td.simulate(lud, "p100", auto).metrics["workers"] == 280
     small = td.gpus.p100(smem_per_sm=16384)
     assert td.simulate(wl, small, auto).metrics["workers"] == 168
     bare = td.schemes.Juggler(runtime_smem_per_thread=0)
@@ -169,6 +172,40 @@ def test_auto_workers_count_the_runtimes_shared_memory() -> None:
     )
     with pytest.raises(td.ConfigError, match="no worker TB fits on an SM"):
         td.simulate(full, small, auto)
+
+
+def test_auto_workers_count_registers_too() -> None:
+    # Eq. 1 with registers: 256 threads x 64 registers = 16,384 of the P100
+    # SM's 65,536: 4 workers per SM, 224 on 56 SMs (threads alone allow 8).
+    wl = td.workloads.from_edges(
+        [(0, 1)], 2, cost=100, kernels=[td.Kernel("k", threads=256, regs_per_thread=64)]
+    )
+    assert td.simulate(wl, "p100", td.schemes.Juggler()).metrics["workers"] == 224
+
+
+@pytest.mark.parametrize(
+    ("sm_model", "spin", "duration"),
+    [("shared", 1.0, 200), ("shared", 0.5, 150), ("shared", 0.0, 100), ("fixed", 1.0, 100)],
+)
+def test_spinning_workers_take_sm_throughput(sm_model: str, spin: float, duration: int) -> None:
+    # Two workers on one SM that runs one TB at full speed (saturation 1):
+    # worker 0 runs the only task while worker 1 polls.  A polling worker
+    # weighing `spin` TBs leaves the task 1 / (1 + spin) of the SM, so the
+    # 100-cycle task takes 200 (spin 1), 150 (0.5) or 100 (free); under the
+    # fixed model neighbours do not matter.
+    wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]))
+    gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model=sm_model, sm_saturation=1.0)
+    r = td.simulate(wl, gpu, juggler(workers=2, policy="grr", spin_weight=spin), timeline=True)
+    assert list(by_task(r)["duration"]) == [duration]
+
+
+def test_spin_weight_auto_is_one_warp_of_the_worker() -> None:
+    # auto: 32 / threads.  A 128-thread worker spins as a quarter TB: the
+    # task beside one polling worker gets 1 / 1.25 of the SM (125 cycles).
+    wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]), kernel=td.Kernel("k", threads=128))
+    gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model="shared", sm_saturation=1.0)
+    r = td.simulate(wl, gpu, juggler(workers=2, policy="grr"), timeline=True)
+    assert list(by_task(r)["duration"]) == [125]
 
 
 def test_locality_speedup_applies_to_tasks_on_their_parents_sm() -> None:

@@ -578,6 +578,10 @@ class Juggler(Scheme):
         runtime_smem_per_thread [bytes]: the runtime's shared memory per worker thread (task
             buffer and freed-child buffer), added to the task kernels' footprint for Eq. 1;
             default 20 (Juggler §5.1 Eq. 1, §5.3, §5.4).
+        spin_weight [TBs]: SM issue demand of a worker running no task (polling, cosine_sleep,
+            runtime steps), in TBs, shared with the SM's tasks under sm_model 'shared'; auto =
+            one warp of the worker TB (32 / threads); default 'auto' (Juggler §5.2 (tbdse's
+            assumption)).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -601,6 +605,7 @@ class Juggler(Scheme):
         host_inspect_us_per_task: float = 0.05,
         host_inclusive: bool = True,
         runtime_smem_per_thread: int = 20,
+        spin_weight: float | Literal["auto"] = "auto",
     ) -> None:
         super().__init__(
             label=label,
@@ -618,6 +623,7 @@ class Juggler(Scheme):
             host_inspect_us_per_task=host_inspect_us_per_task,
             host_inclusive=host_inclusive,
             runtime_smem_per_thread=runtime_smem_per_thread,
+            spin_weight=spin_weight,
         )
 
 

@@ -57,6 +57,10 @@ JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, c
       locality_(p.locality_speedup),
       bandwidth_(gpu.mem_bandwidth * 1000.0 / gpu.clock_mhz),
       footprint_(worker_footprint(workload, p.runtime_smem_per_thread)),
+      // auto: one warp of the worker spins (its first thread polls IQS and
+      // runs cosine_sleep; the others wait at a barrier and issue nothing).
+      spin_(p.spin_weight >= 0 ? p.spin_weight
+                               : 32.0 / static_cast<double>(std::max<std::int64_t>(32, footprint_.threads))),
       batch_cap_(static_cast<std::size_t>(footprint_.threads)) {
   const TaskGraph& g = *workload.graph;
   const std::int64_t fit = gpu.sms * occupancy(gpu, footprint_);
@@ -110,6 +114,7 @@ void JugglerScheme::launch(Engine& engine) {
   const TaskGraph& g = engine.graph();
   for (Worker& w : workers_) {
     w.slot = engine.hold(w.sm, footprint_);
+    engine.add_spin(w.sm, spin_);  // polling from the launch on
     w.poll_start = engine.now();
   }
   // The host's ready list, round robin from worker 0, visible at launch.
@@ -166,6 +171,7 @@ void JugglerScheme::run_next(Engine& engine, std::int32_t w) {
       local && locality_ > 0 ? static_cast<Cycle>(std::ceil(static_cast<double>(cost) * (1 - locality_)))
                              : cost;
   engine.unhold(wk.sm, footprint_, wk.slot);
+  engine.add_spin(wk.sm, -spin_);  // the worker's TB is the task's now
   engine.issue(t, wk.sm, work);
   wk.running = t;
   wk.task_start = engine.now();
@@ -178,6 +184,7 @@ void JugglerScheme::on_task_finished(Engine& engine, TaskId t) {
   const std::int32_t w = worker_of_[t];
   Worker& wk = workers_[w];
   wk.slot = engine.hold(wk.sm, footprint_);
+  engine.add_spin(wk.sm, spin_);  // runtime steps and polling until its next task
   ++wk.tasks;
   ++finished_;
   const Cycle ran = engine.now() - wk.task_start;

@@ -89,6 +89,7 @@ class JugglerScheme : public Scheme {
   double contention_factor_, locality_;
   double bandwidth_;  // bytes per cycle, 0 = unlimited
   TbFootprint footprint_;  // a worker TB's: the largest task kernel's
+  double spin_;            // TBs' worth of SM issue demand of a worker not running a task
   std::size_t batch_cap_;  // tasks fetched at once: the worker's threads (0: all)
 
   std::vector<Worker> workers_;

@@ -76,6 +76,13 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
            .doc = "the runtime's shared memory per worker thread (task buffer and freed-child "
                   "buffer), added to the task kernels' footprint for Eq. 1",
            .paper_ref = "Juggler §5.1 Eq. 1, §5.3, §5.4", .min_value = 0, .max_value = 1 << 20});
+    t.add(&JugglerParams::spin_weight,
+          {.name = "spin_weight", .unit = "TBs",
+           .doc = "SM issue demand of a worker running no task (polling, cosine_sleep, runtime "
+                  "steps), in TBs, shared with the SM's tasks under sm_model 'shared'; auto = one "
+                  "warp of the worker TB (32 / threads)",
+           .paper_ref = "Juggler §5.2 (tbdse's assumption)", .auto_ok = true, .min_value = 0,
+           .max_value = 64});
     return t;
   }();
   return table;

@@ -75,6 +75,13 @@ struct JugglerParams {
   // object of the task_buffer (§5.3, 16 B) and one freed-child index (§5.4,
   // 4 B) per thread.  tbdse's estimate.
   std::int64_t runtime_smem_per_thread = 20;
+  // A worker that runs no task (polling, cosine_sleep, the runtime's steps)
+  // still issues instructions: it takes this many TBs' worth of its SM's
+  // throughput under sm_model 'shared' (§5.2: the sleep is "compute-
+  // intensive" by design).  auto (-1): one warp of the worker TB, 32 /
+  // threads (tbdse's assumption: the first thread polls and sleeps, the
+  // rest wait at a barrier); 1: every warp spins; 0: spinning is free.
+  double spin_weight = kAutoValue;
 
   static const ParamTable<JugglerParams>& params();
 };
