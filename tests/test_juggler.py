@@ -202,7 +202,8 @@ def test_spinning_workers_take_sm_throughput(sm_model: str, spin: float, duratio
 def test_spin_weight_auto_is_one_warp_of_the_worker() -> None:
     # auto: 32 / threads.  A 128-thread worker spins as a quarter TB: the
     # task beside one polling worker gets 1 / 1.25 of the SM (125 cycles).
-    wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]), kernel=td.Kernel("k", threads=128))
+    kernel = td.Kernel("k", threads=128)
+    wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]), kernel=kernel)
     gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model="shared", sm_saturation=1.0)
     r = td.simulate(wl, gpu, juggler(workers=2, policy="grr"), timeline=True)
     assert list(by_task(r)["duration"]) == [125]
