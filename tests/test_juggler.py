@@ -209,6 +209,32 @@ def test_spin_weight_auto_is_one_warp_of_the_worker() -> None:
     assert list(by_task(r)["duration"]) == [125]
 
 
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        ({"spin_weight": -2}, "spin_weight"),
+        ({"spin_weight": 100}, "spin_weight"),
+        ({"host_inclusive": "maybe"}, "host_inclusive"),
+        ({"global_atomic_cycles": -5}, "global_atomic_cycles"),
+    ],
+)
+def test_bad_values_name_the_parameter(params: dict, name: str) -> None:
+    with pytest.raises(td.ConfigError, match=f"parameter '{name}'"):
+        td.schemes.Juggler(**params)
+
+
+def test_host_inclusive_times_start_after_the_host() -> None:
+    # §6.1: the host's inspection, CSR, allocations and copies precede the
+    # launch.  On LU-D the makespan grows by exactly host_overhead_cycles.
+    wl = td.workloads.juggler_app("lu-d")
+    kernel = td.simulate(wl, "p100", td.schemes.Juggler(host_inclusive=False))
+    full = td.simulate(wl, "p100", td.schemes.Juggler())
+    host = full.metrics["host_overhead_cycles"]
+    assert host > 0 and full.makespan_cycles == kernel.makespan_cycles + host
+    assert full.metrics["makespan_with_host_cycles"] == full.makespan_cycles
+    assert kernel.metrics["makespan_with_host_cycles"] == full.makespan_cycles
+
+
 def test_locality_speedup_applies_to_tasks_on_their_parents_sm() -> None:
     # One worker: every child runs on its parent's SM, at (1 - 0.25) of its cost.
     r = run([(0, 1)], [100, 100], 1, "lf")
