@@ -29,11 +29,11 @@ and parallelism (Table 1) and LU-D's code, not task run times, memory
 traffic or the runtime's costs. The seven kernels
 (`td.workloads.juggler_app`) are tbdse's derivation from their loop nests;
 the runtime's poll, sleep, dequeue, resolve and insert costs are estimates
-(one to three dependent global-memory accesses). Four free parameters — the
-P100's SM saturation and synchronous launch cost, GRR's serialised
-global-counter update and the runtime's contention under memory traffic —
-are fitted to **one** figure, Fig. 4; Figs. 5 and 7 are predictions with
-those values unchanged.""",
+(one to three dependent global-memory accesses). Every experiment runs five
+times with a 2% task-time spread, as the paper averages five runs (Fig. 5
+shows their high and low). **One** constant, `cost_scale` (task run times),
+is fitted to **one** figure, Fig. 4's GRR values; everything else, every
+claim of the ledger `docs/models/juggler_claims.yaml`, is predicted.""",
     ),
     (
         "code",
@@ -72,66 +72,40 @@ pd.DataFrame(kernels)""",
         "md",
         """## Calibration on Fig. 4
 
-The grid of `experiments/juggler_calibration.yaml`: the point whose GRR best
-speed-up and GRR JACOBI speed-up are nearest 1.31 and 0.94, among those with
-the fewest breaks of Fig. 4's pattern (GRR above 1 except on JACOBI; LRR
-below 1 exactly on DT-WARP, INT-HIST and SM-W). The p100 preset and the
-juggler defaults carry the chosen point; the cell checks that they do.""",
+`experiments/juggler_calibration.yaml` runs the seven kernels over
+`cost_scale`; the chosen value is the one nearest GRR's best speed-up 1.31
+and JACOBI's 0.94 (root mean square), and the reproduction's experiment
+files carry it (3.5).""",
     ),
     (
         "code",
         """cal = run("juggler_calibration")
-keys = ["gpu.sm_saturation", "gpu.host_launch_us", "global_atomic_cycles", "runtime_contention"]
-s = cal[cal.label != "global barriers"].pivot_table(index=keys, columns=["label", "workload"], values="speedup")
-
-def score(r):
-    g, l = r["GRR"], r["LRR"]
-    err = np.sqrt(((g.drop("JACOBI").max() - 1.31) ** 2 + (g["JACOBI"] - 0.94) ** 2) / 2)
-    breaks = sum(g[a] < 1 for a in g.index if a != "JACOBI")
-    breaks += sum((l[a] < 1) != (a in HEAVY) for a in l.index if a != "JACOBI")
-    return pd.Series({"breaks": breaks, "err": err, "GRR max": g.drop("JACOBI").max(), "GRR JACOBI": g["JACOBI"]})
-
-fit = s.apply(score, axis=1).sort_values(["breaks", "err"])
-best = fit.index[0]
-p100 = td.gpus.p100()
-chosen = dict(zip(keys, best))
-assert chosen["gpu.sm_saturation"] == p100.sm_saturation and chosen["gpu.host_launch_us"] == p100.host_launch_us, chosen
-# The juggler defaults are the chosen runtime values: same run either way.
-lud = td.workloads.juggler_app("lu-d")
-explicit = td.schemes.Juggler(global_atomic_cycles=chosen["global_atomic_cycles"],
-                              runtime_contention=chosen["runtime_contention"])
-assert td.simulate(lud, p100, explicit).makespan_us == td.simulate(lud, p100, td.schemes.Juggler()).makespan_us
-fit.head(8).round(3)""",
+s = cal[cal.label == "GRR"].pivot_table(index="workload.cost_scale", columns="workload", values="speedup")
+fit = pd.DataFrame({"GRR best": s.drop(columns="JACOBI").max(axis=1), "GRR JACOBI": s["JACOBI"]})
+fit["err"] = np.sqrt(((fit["GRR best"] - 1.31) ** 2 + (fit["GRR JACOBI"] - 0.94) ** 2) / 2)
+assert fit["err"].idxmin() == 3.5, fit
+fit.round(3)""",
     ),
     (
         "md",
         """## Fig. 4 and Fig. 5
 
-Speed-up over global barriers (kernel time), and the spread of tasks per
-worker over five runs.""",
+Speed-up over global barriers (Juggler's times host-inclusive, §6.1), mean
+of five runs with the high and low, and the spread of tasks per worker.""",
     ),
     (
         "code",
         """f4 = run("juggler_fig4")
 speed = f4.pivot_table(index="workload", columns="label", values="speedup")[["LRR", "GRR", "LF"]]
+lo = f4.pivot_table(index="workload", columns="label", values="speedup", aggfunc="min")[["LRR", "GRR", "LF"]]
+hi = f4.pivot_table(index="workload", columns="label", values="speedup", aggfunc="max")[["LRR", "GRR", "LF"]]
 spread = f4[f4.scheme == "juggler"].pivot_table(index="workload", columns="label", values="worker_task_spread")[["GRR", "LRR", "LF"]]
-g = speed["GRR"]
-row("Fig. 4 GRR best speed-up (x)", "1.31", f"{g.max():.2f} ({g.idxmax()})", "calibrated")
-row("Fig. 4 GRR on JACOBI (x)", "0.94", f"{g['JACOBI']:.2f}", "calibrated")
-row("Fig. 4 GRR above 1 elsewhere", "6 of 6", f"{int((g.drop('JACOBI') >= 1).sum())} of 6", "calibrated")
-row("Fig. 4 LRR below 1 on DT-WARP, INT-HIST, SM-W only", "yes",
-    ", ".join(speed.index[speed["LRR"] < 1]), "calibrated")
-row("Fig. 4 LF below 1 on DT-WARP, INT-HIST, SM-W", "yes", ", ".join(f"{speed.loc[a, 'LF']:.2f}" for a in HEAVY), "predicted")
-row("Fig. 4 LF far below 1 on LU-D, JACOBI", "yes", f"{speed.loc['LU-D', 'LF']:.2f}, {speed.loc['JACOBI', 'LF']:.2f}", "predicted")
-row("Fig. 4 GRR the best policy", "7 of 7", f"{int((speed.idxmax(axis=1) == 'GRR').sum())} of 7", "predicted")
-row("Fig. 4 LF beats LRR", "half", f"{int((speed['LF'] > speed['LRR']).sum())} of 7", "predicted")
-order = ((spread["GRR"] <= spread["LRR"]) & (spread["LRR"] <= spread["LF"])).sum()
-row("Fig. 5 spread GRR < LRR < LF", "all", f"{int(order)} of 7", "predicted")
 fig, ax = plt.subplots(1, 2, figsize=(11, 3.5))
-speed.plot.bar(ax=ax[0], title="Fig. 4: speed-up over global barriers"); ax[0].axhline(1, color="k", lw=0.5)
+speed.plot.bar(ax=ax[0], yerr=np.stack([(speed - lo).T.values, (hi - speed).T.values], axis=1), title="Fig. 4: speed-up over global barriers")
+ax[0].axhline(1, color="k", lw=0.5)
 spread.plot.bar(ax=ax[1], logy=True, title="Fig. 5: max - min tasks per worker")
 plt.tight_layout()
-pd.concat({"speed-up": speed, "spread": spread}, axis=1).round(3)""",
+pd.concat({"speed-up": speed, "low": lo, "high": hi, "spread": spread}, axis=1).round(3)""",
     ),
     (
         "md",
@@ -142,11 +116,7 @@ pd.concat({"speed-up": speed, "spread": spread}, axis=1).round(3)""",
         """f7 = run("juggler_fig7")
 t7 = f7.pivot_table(index="workload.iterations", columns="label", values="makespan_us") / 1000
 t7.index = t7.index * 1800
-ratio = t7[["LRR", "GRR", "LF"]].div(t7["global barriers"], axis=0)
-row("Fig. 7 LRR, GRR on par with global barriers (3,600-32,400 tasks)", "on par",
-    f"{ratio[['LRR', 'GRR']].min().min():.2f}-{ratio[['LRR', 'GRR']].max().max():.2f} x the barriers' time", "predicted")
-row("Fig. 7 LF falls behind as tasks grow", "yes", f"{ratio['LF'].iloc[0]:.2f} -> {ratio['LF'].iloc[-1]:.2f} x", "predicted")
-t7.plot(marker="o", xlabel="tasks", ylabel="kernel time (ms)", title="Fig. 7: JACOBI")
+t7.plot(marker="o", xlabel="tasks", ylabel="time (ms)", title="Fig. 7: JACOBI")
 t7.round(3)""",
     ),
     (
@@ -154,7 +124,9 @@ t7.round(3)""",
         """## Design space: workers and the global counter
 
 GRR over the number of persistent workers (the P100's 56 SMs times a
-cofactor, §6.1) and the cost of one global-counter update.""",
+cofactor, §6.1, up to Eq. 1's limit) and the global counter's cycles per
+same-address atomic (the P100's `amo_cycles` is 8; one atomicAdd per resolve
+round).""",
     ),
     (
         "code",
@@ -169,7 +141,7 @@ td.plot.heatmap(ds, "workers", "global_atomic_cycles", "speedup", facet="workloa
 GRR over the cost of one resolve round and of one insertion (tbdse's
 estimates, 1200 and 1500 cycles): DT-WARP, latency-bound, pays them on its
 critical path at every anti-diagonal; on JACOBI, 900-way parallel, other
-workers' tasks hide them, and its loss comes from the serialised counter.""",
+workers' tasks hide part of them.""",
     ),
     (
         "code",
@@ -183,7 +155,9 @@ td.plot.heatmap(ov, "resolve_cycles", "enqueue_cycles", "speedup", facet="worklo
 
 HEAT-SIM under LF and GRR as the task times spread (lognormal σ). With
 identical times LF keeps one row of the wavefront per worker and beats GRR;
-once two rows meet on one worker they never separate, and LF collapses.""",
+once two rows meet on one worker they never separate. LF's neighbour counter
+keeps increasing across parents (§5.6), which limits the loss to about 3x
+over 0-5% (a counter restarting per parent lost 14x at 1%).""",
     ),
     (
         "code",
@@ -193,33 +167,30 @@ lf.pivot_table(index="workload.cost_jitter", columns="label", values=["speedup",
     ),
     (
         "md",
-        """## Paper against tbdse""",
+        """## The claims ledger
+
+Every claim of the paper's evaluation (`docs/models/juggler_claims.yaml`),
+evaluated on the Fig. 4 and Fig. 7 runs above by the same code as
+`tests/test_juggler_reproduction.py`. The reasons for the misses are in the
+ledger and in `docs/models/juggler.md`; the sensitivity of every verdict to
+each fitted constant and estimate (×0.5, ×2) is
+`scripts/juggler_sensitivity.py`'s table there.""",
     ),
     (
         "code",
-        """pd.set_option("display.max_colwidth", 70)
-pd.DataFrame(rows)""",
-    ),
-    (
-        "md",
-        """**Where they differ, and why.**
-
-* *SA-TABLE under GRR* (calibrated row, a miss): 90 tasks become ready per
-  20 µs step, so GRR's serialised counter (325 cycles per insertion, the
-  value JACOBI's 0.94 asks for) binds. The paper's GRR shows no such limit:
-  its JACOBI slow-down is probably per-task runtime work that tbdse hides
-  behind other workers' tasks under the shared SM model, not the counter.
-* *LF*: tbdse's local-first placement is unstable on wavefronts. A task whose
-  only freed child is its south neighbour keeps it locally, two rows end up
-  on one worker, and they never separate again; any difference in task
-  times starts it (on HEAT-SIM a lognormal spread of 1% does, below), and the runtime's contention
-  does on DT-WARP, INT-HIST, SM-W and SA-TABLE. HEAT-SIM keeps its row per
-  worker and LF wins there. The paper's LF loses less.
-* *Fig. 7*: LRR and GRR track the barriers, as in the paper; LF does not
-  fall behind on JACOBI: each copy frees exactly one compute, which LF keeps
-  locally, so no imbalance builds up in tbdse's model of batch insertion.
-* *DT-WARP and SM-W* are the same graph with the same costs in tbdse (the
-  paper gives nothing that tells them apart), so their bars are equal.""",
+        """import sys, yaml
+sys.path.insert(0, "../tests")
+from juggler_claims import CLAIMS
+ledger = yaml.safe_load(open("../docs/models/juggler_claims.yaml"))["claims"]
+for e in ledger:
+    value, holds = CLAIMS[e["id"]](f4, f7)
+    assert holds == (e["status"] == "holds"), e["id"]
+    row(e["where"] + ": " + e["paper"], e["tolerance"], value, e["kind"])
+    rows[-1]["holds"] = holds
+table = pd.DataFrame(rows)
+pd.set_option("display.max_colwidth", 80)
+print(f"{int(table.holds.sum())} of {len(table)} claims hold")
+table""",
     ),
 ]
 

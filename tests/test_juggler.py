@@ -25,6 +25,7 @@ COSTS = {
     "global_atomic_cycles": 50,
     "runtime_contention": 0.0,
     "lrr_start": "next",  # the goldens below follow counters from own id + 1
+    "host_inclusive": False,  # kernel time: the launch at 0
 }
 
 
@@ -116,6 +117,33 @@ def test_grr_counter_updates_serialise() -> None:
     assert list(by_task(run([(0, 2), (1, 3)], [100] * 4, 2, "lrr"))["ready"])[2:] == [133, 133]
 
 
+def test_grr_never_waits_for_another_workers_insertions() -> None:
+    # Issue 18's bug: worker 0 (task 0, 100 cycles) frees ten children and
+    # worker 1 (task 1, 200 cycles) one.  Worker 0's round ends at 122 and
+    # reserves its ten targets with one atomic, 122-172; its insertions follow
+    # off the counter (visible 183, 194, ..., 282).  Worker 1's round ends at
+    # 222 with the counter free: it waits 0 cycles (it waited 499, through
+    # worker 0's whole insertion loop, when each insertion was booked ahead)
+    # and its child is visible at 222 + 50 + 11 = 283.
+    edges = [(0, c) for c in range(2, 12)] + [(1, 12)]
+    r = run(edges, [100, 200] + [100] * 11, 2, "grr")
+    tl = by_task(r)
+    assert r.metrics["grr_wait_cycles"] == 0
+    assert list(tl["ready"][2:12]) == [172 + 11 * i for i in range(1, 11)]
+    assert tl.loc[12, "ready"] == 283
+
+
+def test_grr_counter_costs_the_gpus_same_address_atomic() -> None:
+    # auto: the counter serves one atomic per gpu.amo_cycles (8 here): the
+    # second of two rounds ending together waits 8 cycles.
+    wl = td.workloads.from_edges([(0, 2), (1, 3)], 4, cost=td.cost.array([100] * 4))
+    gpu = make_gpu(2, 4, clock_mhz=1000.0, amo_cycles=8)
+    costs = {**COSTS, "global_atomic_cycles": "auto"}
+    r = td.simulate(wl, gpu, td.schemes.Juggler(workers=2, policy="grr", **costs), timeline=True)
+    assert r.metrics["grr_wait_cycles"] == 8
+    assert list(by_task(r)["ready"])[2:] == [122 + 8 + 11, 122 + 16 + 11]
+
+
 def test_workers_beyond_what_fits_are_refused() -> None:
     wl = td.workloads.wavefront(4, 4, cost=100)
     with pytest.raises(td.ConfigError, match="at most 8 worker TBs fit"):
@@ -124,13 +152,16 @@ def test_workers_beyond_what_fits_are_refused() -> None:
 
 
 def test_auto_workers_count_the_runtimes_shared_memory() -> None:
-    # Eq. 1 on the P100 (56 SMs, 2048 threads and 64 KiB per SM): tasks of 256
-    # threads fit 8 per SM.  With 16 KiB per SM, a worker's 256 x 20 B = 5 KiB
+    # Eq. 1 on the P100 (56 SMs, 2048 threads, 64 Ki registers and 64 KiB per
+    # SM): HEAT-SIM's tasks of 256 threads x 32 registers fit 8 per SM (LU-D's
+    # 48 registers, 5: 280 workers).  With 16 KiB per SM, a worker's 256 x 20 B = 5 KiB
     # of task and freed-child buffers fits 3 per SM: 168 workers; without the
     # runtime's memory, 8 again.
-    wl = td.workloads.juggler_app("lu-d")
+    wl = td.workloads.juggler_app("heat-sim")
     auto = td.schemes.Juggler()
     assert td.simulate(wl, "p100", auto).metrics["workers"] == 448
+    lud = td.workloads.juggler_app("lu-d")
+    assert td.simulate(lud, "p100", auto).metrics["workers"] == 280
     small = td.gpus.p100(smem_per_sm=16384)
     assert td.simulate(wl, small, auto).metrics["workers"] == 168
     bare = td.schemes.Juggler(runtime_smem_per_thread=0)
@@ -141,6 +172,67 @@ def test_auto_workers_count_the_runtimes_shared_memory() -> None:
     )
     with pytest.raises(td.ConfigError, match="no worker TB fits on an SM"):
         td.simulate(full, small, auto)
+
+
+def test_auto_workers_count_registers_too() -> None:
+    # Eq. 1 with registers: 256 threads x 64 registers = 16,384 of the P100
+    # SM's 65,536: 4 workers per SM, 224 on 56 SMs (threads alone allow 8).
+    wl = td.workloads.from_edges(
+        [(0, 1)], 2, cost=100, kernels=[td.Kernel("k", threads=256, regs_per_thread=64)]
+    )
+    assert td.simulate(wl, "p100", td.schemes.Juggler()).metrics["workers"] == 224
+
+
+@pytest.mark.parametrize(
+    ("sm_model", "spin", "duration"),
+    [("shared", 1.0, 200), ("shared", 0.5, 150), ("shared", 0.0, 100), ("fixed", 1.0, 100)],
+)
+def test_spinning_workers_take_sm_throughput(sm_model: str, spin: float, duration: int) -> None:
+    # Two workers on one SM that runs one TB at full speed (saturation 1):
+    # worker 0 runs the only task while worker 1 polls.  A polling worker
+    # weighing `spin` TBs leaves the task 1 / (1 + spin) of the SM, so the
+    # 100-cycle task takes 200 (spin 1), 150 (0.5) or 100 (free); under the
+    # fixed model neighbours do not matter.
+    wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]))
+    gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model=sm_model, sm_saturation=1.0)
+    r = td.simulate(wl, gpu, juggler(workers=2, policy="grr", spin_weight=spin), timeline=True)
+    assert list(by_task(r)["duration"]) == [duration]
+
+
+def test_spin_weight_auto_is_one_warp_of_the_worker() -> None:
+    # auto: 32 / threads.  A 128-thread worker spins as a quarter TB: the
+    # task beside one polling worker gets 1 / 1.25 of the SM (125 cycles).
+    kernel = td.Kernel("k", threads=128)
+    wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]), kernel=kernel)
+    gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model="shared", sm_saturation=1.0)
+    r = td.simulate(wl, gpu, juggler(workers=2, policy="grr"), timeline=True)
+    assert list(by_task(r)["duration"]) == [125]
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        ({"spin_weight": -2}, "spin_weight"),
+        ({"spin_weight": 100}, "spin_weight"),
+        ({"host_inclusive": "maybe"}, "host_inclusive"),
+        ({"global_atomic_cycles": -5}, "global_atomic_cycles"),
+    ],
+)
+def test_bad_values_name_the_parameter(params: dict, name: str) -> None:
+    with pytest.raises(td.ConfigError, match=f"parameter '{name}'"):
+        td.schemes.Juggler(**params)
+
+
+def test_host_inclusive_times_start_after_the_host() -> None:
+    # §6.1: the host's inspection, CSR, allocations and copies precede the
+    # launch.  On LU-D the makespan grows by exactly host_overhead_cycles.
+    wl = td.workloads.juggler_app("lu-d")
+    kernel = td.simulate(wl, "p100", td.schemes.Juggler(host_inclusive=False))
+    full = td.simulate(wl, "p100", td.schemes.Juggler())
+    host = full.metrics["host_overhead_cycles"]
+    assert host > 0 and full.makespan_cycles == kernel.makespan_cycles + host
+    assert full.metrics["makespan_with_host_cycles"] == full.makespan_cycles
+    assert kernel.metrics["makespan_with_host_cycles"] == full.makespan_cycles
 
 
 def test_locality_speedup_applies_to_tasks_on_their_parents_sm() -> None:
@@ -245,7 +337,7 @@ def test_with_one_worker_every_policy_is_the_same_serial_run(
     runs = {p: run(edges, costs[:n], 1, p) for p in ("lrr", "grr", "lf")}
     spans = {p: r.makespan_cycles for p, r in runs.items()}
     # lrr and lf send every child to the only worker alike; grr also takes the
-    # global counter (50 cycles, never contended) once per freed child.
+    # global counter (50 cycles, never contended) once per round that frees one.
     assert spans["lrr"] == spans["lf"]
     freed = sum(1 for t in range(n) if any(b == t for _, b in edges))
     assert spans["grr"] >= spans["lf"]

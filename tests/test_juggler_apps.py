@@ -126,6 +126,20 @@ def test_cost_and_memory_profiles() -> None:
     assert min(load[k] for k in heavy) > 2 * max(load[k] for k in light)
 
 
+def test_registers_and_memory_time_per_kind() -> None:
+    # PROFILE: the streaming kernels (copy, stencils) spend most of their
+    # time on memory, LU-D's dense blocks little; registers make Eq. 1 fit
+    # 8 (32 registers), 6 (40) or 5 (48) 256-thread workers per P100 SM.
+    kinds = {k.name: k for app in juggler_app_names() for k in juggler_app(app).kernels}
+    assert all(kinds[k].mem_fraction >= 0.8 for k in ("copy", "compute", "heat"))
+    assert all(kinds[k].mem_fraction <= 0.2 for k in ("lu0", "fwd", "bdiv", "bmod"))
+    workers = {
+        app: td.simulate(juggler_app(app), "p100", td.schemes.Juggler()).metrics["workers"]
+        for app in ("heat-sim", "dt-warp", "lu-d")
+    }
+    assert workers == {"heat-sim": 448, "dt-warp": 336, "lu-d": 280}
+
+
 def test_cost_scale_and_jitter() -> None:
     base, scaled = juggler_app("lu-d"), juggler_app("lu-d", cost_scale=2.0, cost_jitter=0.3)
     assert base.cost is not None and scaled.cost is not None

@@ -1,69 +1,58 @@
-"""The Juggler paper's results that tbdse's calibrated model reproduces
-(docs/MODELS.md §9; notebooks/juggler.ipynb has the full table, misses
-included).  The p100 preset and the juggler defaults were fitted to Fig. 4's
-GRR figures (best 1.31x, JACOBI 0.94x); the other assertions are predictions.
-Each states the paper's claim and the tolerance beside it.  Run on their own:
+"""Juggler's claims ledger as reproduction tests (docs/MODELS.md §9).
+
+Every claim of the paper's evaluation is an entry of
+docs/models/juggler_claims.yaml: its paper value, tolerance, kind
+(calibrated / predicted) and status.  Each is checked here with the
+evaluator of the same id (tests/juggler_claims.py) on five runs with a 2%
+task-time spread (experiments/juggler_fig4.yaml, juggler_fig7.yaml).  A
+claim the ledger lists as a miss is a strict xfail: if it starts holding,
+the test fails until the ledger is updated.  Run on their own:
 pytest -m reproduction."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
+import yaml
 from conftest import run_experiment
+from juggler_claims import CLAIMS
 
 pytestmark = pytest.mark.reproduction
 
-HEAVY = ["DT-WARP", "INT-HIST", "SM-W"]  # Observation 3's extra array accesses
+LEDGER = Path(__file__).parent.parent / "docs" / "models" / "juggler_claims.yaml"
+ENTRIES = yaml.safe_load(LEDGER.read_text())["claims"]
 
 
 @pytest.fixture(scope="module")
-def fig4(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
-    return run_experiment("juggler_fig4", tmp_path_factory.mktemp("fig4"))
+def results(tmp_path_factory: pytest.TempPathFactory) -> tuple[pd.DataFrame, pd.DataFrame]:
+    folder = tmp_path_factory.mktemp("juggler")
+    return run_experiment("juggler_fig4", folder), run_experiment("juggler_fig7", folder)
 
 
-def speedups(df: pd.DataFrame) -> pd.DataFrame:
-    return df.pivot_table(index="workload", columns="label", values="speedup")
+def test_the_ledger_lists_every_evaluator_once() -> None:
+    ids = [e["id"] for e in ENTRIES]
+    assert len(ids) == len(set(ids)) and set(ids) == set(CLAIMS)
+    for e in ENTRIES:
+        assert e["kind"] in ("calibrated", "predicted") and e["status"] in ("holds", "misses")
+        assert e["status"] == "holds" or e.get("reason"), e["id"]  # a miss says why
 
 
-def test_fig4_calibration_holds(fig4: pd.DataFrame) -> None:
-    # Calibrated: GRR up to 1.31x (tolerance 0.05), 0.94x on JACOBI (0.02).
-    grr = speedups(fig4)["GRR"]
-    assert abs(grr.drop("JACOBI").max() - 1.31) <= 0.05
-    assert abs(grr["JACOBI"] - 0.94) <= 0.02
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e["id"] for e in ENTRIES])
+def test_claim(entry: dict, results: tuple[pd.DataFrame, pd.DataFrame]) -> None:
+    value, holds = CLAIMS[entry["id"]](*results)
+    if entry["status"] == "misses":
+        assert not holds, f"{entry['id']} now holds ({value}): update the ledger"
+        pytest.xfail(f"{entry['id']}: {value}; {entry['reason']}")
+    assert holds, f"{entry['id']}: paper {entry['paper']}; tbdse {value} ({entry['tolerance']})"
 
 
-def test_fig4_lrr_and_lf_lose_where_the_traffic_is(fig4: pd.DataFrame) -> None:
-    # Paper (Observation 3): LRR and LF below global barriers on DT-WARP,
-    # INT-HIST and SM-W, while GRR stays above.  LF predicted.  LRR (fitted)
-    # is on par on DT-WARP and SM-W (0.999): at most 1.005 is accepted.
-    s = speedups(fig4)
-    assert (s.loc[HEAVY, "LRR"] <= 1.005).all() and (s.loc[HEAVY, "LF"] < 1).all()
-    assert (s.loc[HEAVY, "GRR"] > 1).all()
-
-
-def test_fig4_lf_far_below_on_lud(fig4: pd.DataFrame) -> None:
-    # Paper: LF "significantly" slower on LU-D (over-assignment).  Predicted:
-    # below 0.8x.  (JACOBI is a miss: docs/models/juggler.md.)
-    assert speedups(fig4).loc["LU-D", "LF"] < 0.8
-
-
-def test_fig5_grr_balances_best(fig4: pd.DataFrame) -> None:
-    # Paper: the spread of tasks per worker is smallest under GRR, then LRR,
-    # then LF.  Predicted: GRR's is the smallest on every kernel, and LRR's
-    # below LF's on the six kernels other than JACOBI.
-    j = fig4[fig4["scheme"] == "juggler"]
-    spread = j.pivot_table(index="workload", columns="label", values="worker_task_spread")
-    assert (spread["GRR"] < spread[["LRR", "LF"]].min(axis=1)).all()
-    assert (spread.drop("JACOBI")["LRR"] < spread.drop("JACOBI")["LF"]).all()
-
-
-def test_fig7_round_robin_tracks_global_barriers(tmp_path: pytest.TempPathFactory) -> None:
-    # Paper: from 3,600 to 32,400 JACOBI tasks LRR and GRR are on par with
-    # global barriers, at a linear slope.  Predicted: within 15% at every
-    # size, and the barriers' time grows linearly (18 iterations within 5%
-    # of 9x 2 iterations).
-    df = run_experiment("juggler_fig7", tmp_path)  # type: ignore[arg-type]
-    t = df.pivot_table(index="workload.iterations", columns="label", values="makespan_us")
-    ratio = t[["LRR", "GRR"]].div(t["global barriers"], axis=0)
-    assert ((ratio - 1).abs() <= 0.15).all().all(), ratio
-    assert abs(t["global barriers"].loc[18] / (9 * t["global barriers"].loc[2]) - 1) <= 0.05
+def test_lf_survives_task_time_noise(tmp_path: Path) -> None:
+    # Issue 18: with LF's neighbour counter restarting per parent, HEAT-SIM's
+    # LF fell 14x (1.44 -> 0.07) at 1% task-time spread.  With the counter
+    # increasing (§5.6) it loses at most 3x over 0-5% (not a paper claim:
+    # the merge of two rows on one worker still costs; ledger obs1).
+    df = run_experiment("juggler_lf_stability", tmp_path)
+    lf = df[df["label"] == "LF"].groupby("workload.cost_jitter")["speedup"].mean()
+    assert lf.min() >= lf.max() / 3, lf

@@ -113,6 +113,13 @@ class Engine {
   // Resources held by something that is not a task (e.g. a CDP parent kernel).
   std::int32_t hold(SmId sm, const TbFootprint& fp) { return pool_.acquire(sm, fp); }
   void unhold(SmId sm, const TbFootprint& fp, std::int32_t slot) { pool_.release(sm, fp, slot); }
+  // A held TB that spins (polls, sleeps, runs a runtime's steps) takes
+  // `weight` TBs' worth of `sm`'s issue throughput from now on (negative:
+  // gives it back), under sm_model 'shared' (SharedSms::add_spin); nothing
+  // under 'fixed', where a TB's time does not depend on its neighbours.
+  void add_spin(SmId sm, double weight) {
+    if (shared_) shared_->add_spin(sm, weight, now_);
+  }
 
  private:
   // A task's TB footprint; no lookup when no kernel of the workload has one.

@@ -15,6 +15,7 @@ SharedSms::SharedSms(const GpuConfig& gpu)
       bandwidth_(gpu.mem_bandwidth * 1000.0 / gpu.clock_mhz),
       resident_(static_cast<std::size_t>(gpu.sms)),
       touched_at_(static_cast<std::size_t>(gpu.sms), -1),
+      spin_(static_cast<std::size_t>(gpu.sms), 0.0),
       is_dirty_(static_cast<std::size_t>(gpu.sms), 0),
       heap_(static_cast<std::size_t>(gpu.sms)) {}
 
@@ -66,10 +67,17 @@ Cycle SharedSms::stop(std::int32_t handle, Cycle now) {
   return r.started;
 }
 
+void SharedSms::add_spin(SmId sm, double weight, Cycle now) {
+  touch(sm, now);  // the running TBs progress at their old rates until now
+  spin_[sm] += weight;
+  if (spin_[sm] < 1e-9) spin_[sm] = 0.0;  // all removed: exactly none (no rounding residue)
+}
+
 void SharedSms::settle_shares(SmId sm) {
   auto& on_sm = resident_[sm];
   if (!oldest_first_) {
-    const double share = std::min(1.0, saturation_ / static_cast<double>(on_sm.size()));
+    const double share =
+        std::min(1.0, saturation_ / (static_cast<double>(on_sm.size()) + spin_[sm]));
     for (const std::int32_t h : on_sm) running_[h].share = share;
     return;
   }
@@ -80,7 +88,7 @@ void SharedSms::settle_shares(SmId sm) {
     if (x.started != y.started) return x.started < y.started;
     return x.seq < y.seq;
   });
-  double left = saturation_;
+  double left = saturation_;  // spinners take only what the tasks leave (add_spin)
   for (const std::int32_t h : on_sm) {
     running_[h].share = std::clamp(left, 0.0, 1.0);
     left -= running_[h].share;

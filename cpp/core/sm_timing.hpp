@@ -49,6 +49,13 @@ class SharedSms {
   // returns when it started.
   Cycle stop(std::int32_t handle, Cycle now);
   std::int64_t running() const { return running_count_; }
+  // Adds `weight` TBs' worth of issue demand on `sm` from `now` (negative
+  // removes it): resident TBs that run no task but spin (persistent workers
+  // polling, sleeping, running a runtime's steps) share the SM's throughput
+  // with its running TBs.  Even sharing counts them among the residents;
+  // oldest first serves the running TBs first (a polling warp stalls on its
+  // loads and yields), so spinners take only what the tasks leave.
+  void add_spin(SmId sm, double weight, Cycle now);
 
   // Cycle at which the next TB finishes (FinishHeap::kNever if none can),
   // after settling the rates of every SM whose residents changed at `now`.
@@ -91,6 +98,7 @@ class SharedSms {
   std::vector<Running> running_;        // by handle
   std::vector<std::vector<std::int32_t>> resident_;  // per SM: handles
   std::vector<Cycle> touched_at_;       // per SM: last cycle its TBs were brought up to date
+  std::vector<double> spin_;            // per SM: spinning TBs' issue demand, in TBs (add_spin)
   std::vector<SmId> dirty_;             // SMs whose residents changed at the current cycle
   std::vector<char> is_dirty_;
   FinishHeap heap_;

@@ -547,8 +547,8 @@ class Juggler(Scheme):
         workers [TBs]: persistent worker TBs; auto = all that fit (SMs x TBs per SM of the
             largest task kernel's footprint, Eq. 1); default 'auto' (Juggler §5.1 Eq. 1, §6.1).
         policy: queue insertion: 'lrr' (per-worker counter), 'grr' (one global atomic counter),
-            'lf' (first freed child local, the rest to the next workers); default 'grr' (Juggler
-            §5.6).
+            'lf' (first freed child local, the rest to the neighbours from a per-worker counter
+            that keeps increasing); default 'grr' (Juggler §5.6).
         lrr_start: lrr: where the workers' counters start: 'scattered' (a fixed hash of the
             worker id), 'next' (own id + 1) or 'zero'; default 'scattered' (Juggler §5.6).
         poll_cycles [cycles]: reading the worker's queue size IQS[i]; default 600 (Juggler §5.2,
@@ -561,18 +561,27 @@ class Juggler(Scheme):
             (coalesced atomics); default 1200 (Juggler §5.4).
         enqueue_cycles [cycles]: inserting one freed child into a queue (3 atomics and a write);
             default 1500 (Juggler §5.5).
-        global_atomic_cycles [cycles]: grr: one update of the global counter; all workers'
-            updates serialise; default 325 (Juggler §5.6).
+        global_atomic_cycles [cycles]: grr: cycles the global counter takes per same-address
+            atomic; each resolve round reserves its targets with one atomicAdd; auto = the GPU's
+            amo_cycles; default 'auto' (Juggler §5.4, §5.6).
         runtime_contention: resolve and enqueue costs x (1 + this x the running tasks' memory
             load over mem_bandwidth): the application's traffic slowing the runtime's atomics;
             default 1.0 (Juggler §6.2 Observation 3).
         locality_speedup: a task run on the SM of the parent that freed it takes (1 - this) of
             its cost; default 0.0 (Juggler §6.2 Fig. 6).
-        host_inspect_us_per_task [us]: host-side inspection and CSR building per task
-            (makespan_with_host only); default 0.05 (Juggler §4.2, §6.1).
+        host_inspect_us_per_task [us]: host-side inspection and CSR building per task (with the
+            allocations and copies of the task graph and runtime context: host_overhead_cycles);
+            default 0.05 (Juggler §4.2, §6.1).
+        host_inclusive: true: the makespan includes the host-side overhead before the runtime
+            kernel's launch, as §6.1 reports Juggler's times; false: kernel time only; default
+            True (Juggler §6.1).
         runtime_smem_per_thread [bytes]: the runtime's shared memory per worker thread (task
             buffer and freed-child buffer), added to the task kernels' footprint for Eq. 1;
             default 20 (Juggler §5.1 Eq. 1, §5.3, §5.4).
+        spin_weight [TBs]: SM issue demand of a worker running no task (polling, cosine_sleep,
+            runtime steps), in TBs, shared with the SM's tasks under sm_model 'shared'; auto =
+            one warp of the worker TB (32 / threads); default 'auto' (Juggler §5.2 (tbdse's
+            assumption)).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -590,11 +599,13 @@ class Juggler(Scheme):
         dequeue_cycles: int = 600,
         resolve_cycles: int = 1200,
         enqueue_cycles: int = 1500,
-        global_atomic_cycles: int = 325,
+        global_atomic_cycles: int | Literal["auto"] = "auto",
         runtime_contention: float = 1.0,
         locality_speedup: float = 0.0,
         host_inspect_us_per_task: float = 0.05,
+        host_inclusive: bool = True,
         runtime_smem_per_thread: int = 20,
+        spin_weight: float | Literal["auto"] = "auto",
     ) -> None:
         super().__init__(
             label=label,
@@ -610,7 +621,9 @@ class Juggler(Scheme):
             runtime_contention=runtime_contention,
             locality_speedup=locality_speedup,
             host_inspect_us_per_task=host_inspect_us_per_task,
+            host_inclusive=host_inclusive,
             runtime_smem_per_thread=runtime_smem_per_thread,
+            spin_weight=spin_weight,
         )
 
 

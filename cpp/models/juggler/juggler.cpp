@@ -24,24 +24,43 @@ TbFootprint worker_footprint(const Workload& w, std::int64_t runtime_smem_per_th
   return fp;
 }
 
+// §6.1's host-side overhead, before the runtime kernel's launch: the
+// inspection loop and CSR build (inspect_us per task), five device
+// allocations (tasks[], the CSR, queues[], IQS[], queueEndIndex[]) and three
+// copies (the task array, the CSR, the runtime context with the initial
+// queues): 16 B per task, 4 B per edge, 4 B per initial queue entry.  The
+// counts are tbdse's reading of Listings 5-6.
+Cycle host_cycles(const GpuConfig& gpu, const TaskGraph& g, double inspect_us) {
+  const double tasks = static_cast<double>(g.size());
+  const double bytes = 20.0 * tasks + 4.0 * static_cast<double>(g.edge_count());
+  return gpu.us_to_cycles(inspect_us * tasks + 5.0 * gpu.malloc_us + 3.0 * gpu.copy_latency_us +
+                          bytes / (gpu.copy_gbps * 1e3));
+}
+
 }  // namespace
 
 JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, const GpuConfig& gpu)
     : workload_(workload),
       gpu_(gpu),
       policy_(p.policy == "grr" ? Policy::GRR : p.policy == "lf" ? Policy::LF : Policy::LRR),
-      launch_at_(gpu.us_to_cycles(gpu.host_launch_us)),
+      host_(host_cycles(gpu, *workload.graph, p.host_inspect_us_per_task)),
+      // §6.1: reported times include the host's overhead; the kernel starts after it.
+      launch_at_((p.host_inclusive ? host_ : 0) + gpu.us_to_cycles(gpu.host_launch_us)),
+      host_inclusive_(p.host_inclusive),
       poll_(p.poll_cycles),
       sleep_(p.sleep_cycles),
       dequeue_(p.dequeue_cycles),
       resolve_(p.resolve_cycles),
       enqueue_(p.enqueue_cycles),
-      atomic_(p.global_atomic_cycles),
+      atomic_(p.global_atomic_cycles == kAuto ? gpu.amo_cycles : p.global_atomic_cycles),
       contention_factor_(p.runtime_contention),
       locality_(p.locality_speedup),
       bandwidth_(gpu.mem_bandwidth * 1000.0 / gpu.clock_mhz),
-      host_inspect_us_(p.host_inspect_us_per_task),
       footprint_(worker_footprint(workload, p.runtime_smem_per_thread)),
+      // auto: one warp of the worker spins (its first thread polls IQS and
+      // runs cosine_sleep; the others wait at a barrier and issue nothing).
+      spin_(p.spin_weight >= 0 ? p.spin_weight
+                               : 32.0 / static_cast<double>(std::max<std::int64_t>(32, footprint_.threads))),
       batch_cap_(static_cast<std::size_t>(footprint_.threads)) {
   const TaskGraph& g = *workload.graph;
   const std::int64_t fit = gpu.sms * occupancy(gpu, footprint_);
@@ -95,6 +114,7 @@ void JugglerScheme::launch(Engine& engine) {
   const TaskGraph& g = engine.graph();
   for (Worker& w : workers_) {
     w.slot = engine.hold(w.sm, footprint_);
+    engine.add_spin(w.sm, spin_);  // polling from the launch on
     w.poll_start = engine.now();
   }
   // The host's ready list, round robin from worker 0, visible at launch.
@@ -151,6 +171,7 @@ void JugglerScheme::run_next(Engine& engine, std::int32_t w) {
       local && locality_ > 0 ? static_cast<Cycle>(std::ceil(static_cast<double>(cost) * (1 - locality_)))
                              : cost;
   engine.unhold(wk.sm, footprint_, wk.slot);
+  engine.add_spin(wk.sm, -spin_);  // the worker's TB is the task's now
   engine.issue(t, wk.sm, work);
   wk.running = t;
   wk.task_start = engine.now();
@@ -163,6 +184,7 @@ void JugglerScheme::on_task_finished(Engine& engine, TaskId t) {
   const std::int32_t w = worker_of_[t];
   Worker& wk = workers_[w];
   wk.slot = engine.hold(wk.sm, footprint_);
+  engine.add_spin(wk.sm, spin_);  // runtime steps and polling until its next task
   ++wk.tasks;
   ++finished_;
   const Cycle ran = engine.now() - wk.task_start;
@@ -185,7 +207,14 @@ Cycle JugglerScheme::scaled(std::int64_t cycles) const {
 std::int32_t JugglerScheme::target(std::int32_t w, std::size_t nth_freed) {
   const auto n = static_cast<std::int64_t>(workers_.size());
   if (policy_ == Policy::GRR) return static_cast<std::int32_t>(grr_counter_++ % n);
-  if (policy_ == Policy::LF) return static_cast<std::int32_t>((w + static_cast<std::int64_t>(nth_freed)) % n);
+  if (policy_ == Policy::LF) {
+    // §5.6: the first freed child stays local, the others go to the
+    // neighbours "in an increasing fashion": a per-worker counter that keeps
+    // increasing across parents (w+1, w+2, ..., wrapping past w), so the
+    // second children of successive parents do not all land on w+1.
+    if (nth_freed == 0 || n == 1) return w;
+    return static_cast<std::int32_t>((w + 1 + workers_[w].lf_next++ % (n - 1)) % n);
+  }
   return static_cast<std::int32_t>(workers_[w].counter++ % n);  // lrr
 }
 
@@ -195,17 +224,25 @@ void JugglerScheme::resolved(Engine& engine, std::int32_t w) {
   wk.running = -1;
   const Cycle insert = scaled(enqueue_);
   Cycle t = engine.now();
-  std::size_t freed = 0;
+  freed_.clear();  // the round's shared-memory buffer of freed children (§5.4 step 3)
   for (const TaskId c : engine.graph().children(done)) {
     if (--open_[c] != 0) continue;
     engine.note_dependencies_met(c, engine.now());
-    const std::int32_t to = target(w, freed++);
-    if (policy_ == Policy::GRR) {  // the global counter's atomic, serialised
-      const Cycle begin = std::max(t, grr_free_at_);
-      grr_wait_ += static_cast<double>(begin - t);
-      grr_free_at_ = begin + atomic_;
-      t = grr_free_at_;
-    }
+    freed_.push_back(c);
+  }
+  if (policy_ == Policy::GRR && !freed_.empty()) {
+    // One atomicAdd(counter, k) per resolve round reserves k consecutive
+    // targets.  The counter serves one same-address atomic per atomic_
+    // cycles; a worker waits only for atomics already issued, never for
+    // another worker's insertions (they follow its reservation, off the counter).
+    const Cycle begin = std::max(t, grr_free_at_);
+    grr_wait_ += static_cast<double>(begin - t);
+    grr_free_at_ = begin + atomic_;
+    t = grr_free_at_;
+  }
+  for (std::size_t i = 0; i < freed_.size(); ++i) {
+    const TaskId c = freed_[i];
+    const std::int32_t to = target(w, i);
     t += insert;
     parent_sm_[c] = wk.sm;
     engine.post(t, VISIBLE, (static_cast<std::int64_t>(to) << 32) | c);
@@ -260,9 +297,6 @@ void JugglerScheme::write_stats(const Engine& engine, std::span<double> out) con
   std::int64_t wide = 0;
   for (TaskId t = 0; t < g.size(); ++t) wide += g.children(t).size() > 255;
   const double n = static_cast<double>(g.size());
-  const double bytes = 16.0 * n + 4.0 * static_cast<double>(g.edge_count());
-  const Cycle host = gpu_.us_to_cycles(host_inspect_us_ * n + gpu_.copy_latency_us +
-                                       bytes / (gpu_.copy_gbps * 1e3));
   const double kernel = static_cast<double>(end - launch_at_);
   const double nw = static_cast<double>(workers_.size());
   const double values[] = {
@@ -275,8 +309,8 @@ void JugglerScheme::write_stats(const Engine& engine, std::span<double> out) con
       grr_wait_,
       static_cast<double>(local_tasks_),
       static_cast<double>(wide),
-      static_cast<double>(host),
-      static_cast<double>(end + host),
+      static_cast<double>(host_),
+      static_cast<double>(host_inclusive_ ? end : end + host_),
       // §5.2: queues[] holds nWTB x QUEUE_LENGTH task indices, QUEUE_LENGTH =
       // the task count; IQS[] and queueEndIndex[] one int per worker.
       nw * (4.0 * n + 8.0),

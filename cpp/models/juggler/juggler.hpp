@@ -9,9 +9,10 @@
 //   run    the tasks one at a time, each as a TB on the worker's SM;
 //   after each task: one parallel resolve round (resolve_cycles), then each
 //          freed child is inserted into the queue the policy picks
-//          (enqueue_cycles each; grr first waits for the global counter,
-//          whose updates serialise at global_atomic_cycles), and becomes
-//          visible there when its insertion completes.
+//          (enqueue_cycles each; under grr the round first reserves its k
+//          targets with one atomicAdd on the global counter, which serves one
+//          same-address atomic per gpu.amo_cycles), and becomes visible there
+//          when its insertion completes.
 // No stealing: a task waits in its queue while other workers idle.  The host
 // places the initially ready tasks round robin from worker 0.  Termination
 // (§5.5): once the last task's bookkeeping is done, the first worker to read
@@ -59,6 +60,7 @@ class JugglerScheme : public Scheme {
     Cycle task_start = 0;
     double demand = 0;                // bytes per cycle the running task moves
     std::int64_t counter = 0;         // lrr
+    std::int64_t lf_next = 0;         // lf: children sent to neighbours so far
     std::int64_t tasks = 0;
     double task_cycles = 0, runtime_cycles = 0, idle_cycles = 0;
   };
@@ -80,12 +82,14 @@ class JugglerScheme : public Scheme {
   const GpuConfig& gpu_;
   enum class Policy { LRR, GRR, LF };
   Policy policy_;  // from the params' name once, not compared per insertion
-  Cycle launch_at_;
+  Cycle host_;       // §6.1's host-side overhead (inspection, CSR, allocations, copies)
+  Cycle launch_at_;  // the runtime kernel's launch: after host_ when host_inclusive_
+  bool host_inclusive_;
   std::int64_t poll_, sleep_, dequeue_, resolve_, enqueue_, atomic_;
   double contention_factor_, locality_;
   double bandwidth_;  // bytes per cycle, 0 = unlimited
-  double host_inspect_us_;
   TbFootprint footprint_;  // a worker TB's: the largest task kernel's
+  double spin_;            // TBs' worth of SM issue demand of a worker not running a task
   std::size_t batch_cap_;  // tasks fetched at once: the worker's threads (0: all)
 
   std::vector<Worker> workers_;
@@ -94,6 +98,7 @@ class JugglerScheme : public Scheme {
   std::vector<SmId> parent_sm_;           // task -> SM of the parent that freed it (-1 none)
   std::vector<double> demand_;            // per kernel: bytes per cycle a running task moves
   double running_demand_ = 0;             // of the running tasks
+  std::vector<TaskId> freed_;             // scratch: the children one resolve round frees
   std::int64_t grr_counter_ = 0;
   Cycle grr_free_at_ = 0;
   double grr_wait_ = 0;

@@ -23,7 +23,8 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
     t.add(&JugglerParams::policy,
           {.name = "policy",
            .doc = "queue insertion: 'lrr' (per-worker counter), 'grr' (one global atomic "
-                  "counter), 'lf' (first freed child local, the rest to the next workers)",
+                  "counter), 'lf' (first freed child local, the rest to the neighbours from a per-worker "
+                  "counter that keeps increasing)",
            .paper_ref = "Juggler §5.6", .choices = {"lrr", "grr", "lf"}});
     t.add(&JugglerParams::lrr_start,
           {.name = "lrr_start",
@@ -46,9 +47,11 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
           cycles("enqueue_cycles", "inserting one freed child into a queue (3 atomics and a write)",
                  "Juggler §5.5"));
     t.add(&JugglerParams::global_atomic_cycles,
-          cycles("global_atomic_cycles",
-                 "grr: one update of the global counter; all workers' updates serialise",
-                 "Juggler §5.6"));
+          {.name = "global_atomic_cycles", .unit = "cycles",
+           .doc = "grr: cycles the global counter takes per same-address atomic; each resolve "
+                  "round reserves its targets with one atomicAdd; auto = the GPU's amo_cycles",
+           .paper_ref = "Juggler §5.4, §5.6", .auto_ok = true, .min_value = 0,
+           .max_value = 1e9});
     t.add(&JugglerParams::runtime_contention,
           {.name = "runtime_contention",
            .doc = "resolve and enqueue costs x (1 + this x the running tasks' memory load over "
@@ -60,13 +63,26 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
            .paper_ref = "Juggler §6.2 Fig. 6", .min_value = 0, .max_value = 0.99});
     t.add(&JugglerParams::host_inspect_us_per_task,
           {.name = "host_inspect_us_per_task", .unit = "us",
-           .doc = "host-side inspection and CSR building per task (makespan_with_host only)",
+           .doc = "host-side inspection and CSR building per task (with the allocations and "
+                  "copies of the task graph and runtime context: host_overhead_cycles)",
            .paper_ref = "Juggler §4.2, §6.1", .min_value = 0, .max_value = 1e6});
+    t.add(&JugglerParams::host_inclusive,
+          {.name = "host_inclusive",
+           .doc = "true: the makespan includes the host-side overhead before the runtime kernel's "
+                  "launch, as §6.1 reports Juggler's times; false: kernel time only",
+           .paper_ref = "Juggler §6.1"});
     t.add(&JugglerParams::runtime_smem_per_thread,
           {.name = "runtime_smem_per_thread", .unit = "bytes",
            .doc = "the runtime's shared memory per worker thread (task buffer and freed-child "
                   "buffer), added to the task kernels' footprint for Eq. 1",
            .paper_ref = "Juggler §5.1 Eq. 1, §5.3, §5.4", .min_value = 0, .max_value = 1 << 20});
+    t.add(&JugglerParams::spin_weight,
+          {.name = "spin_weight", .unit = "TBs",
+           .doc = "SM issue demand of a worker running no task (polling, cosine_sleep, runtime "
+                  "steps), in TBs, shared with the SM's tasks under sm_model 'shared'; auto = one "
+                  "warp of the worker TB (32 / threads)",
+           .paper_ref = "Juggler §5.2 (tbdse's assumption)", .auto_ok = true, .min_value = 0,
+           .max_value = 64});
     return t;
   }();
   return table;
@@ -88,8 +104,10 @@ std::vector<StatInfo> juggler_stats() {
       {"tasks_over_255_children", "tasks",
        "tasks with more than 255 children (the paper keeps a child count in a char)"},
       {"host_overhead_cycles", "cycles",
-       "host-side inspection and CSR building, and the graph's transfer to the GPU"},
-      {"makespan_with_host_cycles", "cycles", "kernel time plus host_overhead_cycles"},
+       "host-side inspection and CSR building, allocations and the transfers of the task graph "
+       "and runtime context (§6.1)"},
+      {"makespan_with_host_cycles", "cycles",
+       "kernel time plus host_overhead_cycles (the makespan itself when host_inclusive)"},
       {"runtime_queue_bytes", "bytes",
        "global memory of the runtime's queues (software, not added hardware: storage_bytes is "
        "0): queues[] of workers x tasks 4-byte task ids plus IQS[] and queueEndIndex[], 4 B "

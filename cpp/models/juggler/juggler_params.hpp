@@ -21,7 +21,8 @@ struct JugglerParams {
   std::int64_t workers = kAuto;
   // Queue-insertion policy (§5.6): 'lrr' (a per-worker counter), 'grr' (one
   // global atomic counter), 'lf' (the first freed child stays local, the rest
-  // go to the next workers).  Default grr, the paper's best.
+  // go to the neighbours w+1, w+2, ... from a per-worker counter that keeps
+  // increasing across parents).  Default grr, the paper's best.
   std::string policy = "grr";
   // lrr: where the workers' counters start (§5.6 does not say):
   // 'scattered' - a fixed hash of the worker id, modulo workers (default: as if
@@ -45,10 +46,12 @@ struct JugglerParams {
   // Inserting one freed child into a queue (§5.5: atomic tail increment,
   // write, atomic IQS increment).
   std::int64_t enqueue_cycles = 1500;
-  // grr: one update of the global counter; updates from all workers
-  // serialise at this rate.  325: calibrated on Juggler Fig. 4 with the p100
-  // preset (experiments/juggler_calibration.yaml, docs/models/juggler.md).
-  std::int64_t global_atomic_cycles = 325;
+  // grr: the global counter's throughput, cycles per same-address atomic.
+  // Each resolve round reserves its k targets with one atomicAdd (§5.4 step
+  // 3 buffers the freed children, §5.6 takes the targets from the counter);
+  // rounds from all workers serialise at this rate.  auto (-1): the GPU's
+  // amo_cycles, the figure every model uses for one address's atomics.
+  std::int64_t global_atomic_cycles = kAuto;
   // Observation 3: the application's memory traffic slows the runtime's
   // atomics.  Resolve and enqueue costs are multiplied by 1 + this x the
   // memory load of the running tasks (their kernels' mem_requests x 128 B per
@@ -58,14 +61,27 @@ struct JugglerParams {
   // Fig. 6 (LF's lower L2 miss rate): a task run on the SM of the parent
   // that freed it takes (1 - this) of its cost.  Default 0.
   double locality_speedup = 0.0;
-  // Host side, for the makespan with host overheads: inspection and CSR
-  // building per task (µs); the graph transfer is timed by the GPU's copy model.
+  // §6.1: "reported results ... include kernel execution times plus all
+  // host- and device-related overhead": the inspection loop and CSR build
+  // per task (µs, tbdse's estimate); allocations and copies of the task
+  // array, CSR and runtime context are timed by the GPU's malloc and copy
+  // models.
   double host_inspect_us_per_task = 0.05;
+  // true (§6.1): the makespan includes that host overhead (the runtime kernel
+  // is launched after it), as Figs. 4 and 7 report; false: kernel time only.
+  bool host_inclusive = true;
   // The runtime's shared memory per worker thread, added to the largest task
   // kernel's footprint when counting the workers that fit (Eq. 1): one TASK
   // object of the task_buffer (§5.3, 16 B) and one freed-child index (§5.4,
   // 4 B) per thread.  tbdse's estimate.
   std::int64_t runtime_smem_per_thread = 20;
+  // A worker that runs no task (polling, cosine_sleep, the runtime's steps)
+  // still issues instructions: it takes this many TBs' worth of its SM's
+  // throughput under sm_model 'shared' (§5.2: the sleep is "compute-
+  // intensive" by design).  auto (-1): one warp of the worker TB, 32 /
+  // threads (tbdse's assumption: the first thread polls and sleeps, the
+  // rest wait at a barrier); 1: every warp spins; 0: spinning is free.
+  double spin_weight = kAutoValue;
 
   static const ParamTable<JugglerParams>& params();
 };

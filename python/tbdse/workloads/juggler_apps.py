@@ -70,8 +70,9 @@ assumptions, in one place (docs/models/juggler.md has the reasoning):
   (1536). They make 3x the requests per task of any other kind, and 2x the
   requests per cycle (``mem_requests x 128 B / cost``, the load the runtime's
   atomics compete with): 4.0-4.3 B per cycle against at most 2.0 (bmod).
-* **TB footprint**: 256 threads per task; registers and shared memory are not
-  modelled (0), nor the share of time spent on memory (``mem_fraction`` 0).
+* **TB footprint and memory time**: 256 threads per task, registers and
+  ``mem_fraction`` per kind from :data:`PROFILE` (argued there from the
+  kernels' arithmetic intensity); shared memory 0.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.tasks import TaskBuilder
 
-__all__ = ["APPS", "KINDS", "juggler_app", "juggler_app_names", "juggler_tasks"]
+__all__ = ["APPS", "KINDS", "PROFILE", "juggler_app", "juggler_app_names", "juggler_tasks"]
 
 CLOCK_MHZ = 1328.0  # the p100 preset: costs below are cycles at this clock
 TILE = 64 * 64  # elements of one tile or block (4-byte values)
@@ -121,6 +122,35 @@ KINDS: dict[str, dict[str, tuple[int, int]]] = {
     },
 }
 
+# kind -> (registers per thread, mem_fraction: the share of the task's cost
+# that is memory time, which SM sharing does not slow).  tbdse's assumptions
+# (the paper gives neither; §6.1 only says nWTB's cofactor per SM follows
+# each application's resource usage, so the counts differ by kind):
+# * registers: 32 for the streaming kernels (copy, stencils, scans), 40 for
+#   the DP and histogram tiles (more live state per cell), 48 for LU-D's
+#   dense-block kernels (register-blocked updates).  Eq. 1 counts them: a
+#   256-thread worker of 40 registers fits 6 per P100 SM, of 48, 5.
+# * mem_fraction from arithmetic intensity against the P100's ridge point
+#   (~10 TFLOP/s / 732 GB/s ~ 13 flop/byte): a copy (0 flop/B) 0.9, the
+#   five-point stencils (~0.6 flop/B) 0.8, the summed-area scans (latency of
+#   shared-memory steps, one read and write per cell) 0.5, the DP and
+#   histogram tiles (127 synchronised steps, Observation 3's extra reads)
+#   0.4, the triangular solves (~8 flop/B) 0.2, bmod (~11 flop/B, near the
+#   ridge) 0.2, lu0 (64 dependent pivot steps: latency, not traffic) 0.1.
+PROFILE: dict[str, tuple[int, float]] = {
+    "dtw": (40, 0.4),
+    "sw": (40, 0.4),
+    "hist": (40, 0.4),
+    "heat": (32, 0.8),
+    "sat": (32, 0.5),
+    "copy": (32, 0.9),
+    "compute": (32, 0.8),
+    "lu0": (48, 0.1),
+    "fwd": (48, 0.2),
+    "bdiv": (48, 0.2),
+    "bmod": (48, 0.2),
+}
+
 
 @dataclass(frozen=True)
 class App:
@@ -137,7 +167,15 @@ def _kinds(b: TaskBuilder, app: str, scale: float) -> None:
                 f"Juggler kernel '{APPS[app].title}': cost_scale {scale!r} makes kind '{kind}' "
                 f"({cycles} cycles) cost 0 cycles; use at least {0.5 / cycles:.3g}"
             )
-        b.kind(kind, cost=round(cycles * scale), threads=THREADS, mem_requests=requests)
+        regs, mem = PROFILE[kind]
+        b.kind(
+            kind,
+            cost=round(cycles * scale),
+            threads=THREADS,
+            regs_per_thread=regs,
+            mem_requests=requests,
+            mem_fraction=mem,
+        )
 
 
 def _tiles(b: TaskBuilder, name: str, n: int) -> Callable[[int, int], Any]:

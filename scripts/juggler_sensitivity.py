@@ -1,0 +1,64 @@
+"""Juggler's sensitivity table (docs/MODELS.md §9): every claim of the ledger
+(docs/models/juggler_claims.yaml) re-measured with each fitted constant, and
+each estimate the results lean on, at half and at double its value.  A claim
+whose verdict flips is carried by that constant.  Prints a Markdown table
+(docs/models/juggler.md, "Sensitivity").  About 5 minutes on 2 cores.
+
+Usage: .venv/bin/python scripts/juggler_sensitivity.py [processes]
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+# constant -> (grid axis, calibrated value, what it is)
+CONSTANTS = {
+    "cost_scale": ("cost_scale", 3.5, "fitted (Fig. 4)"),
+    "sm_saturation": ("gpu.sm_saturation", 2.0, "p100 preset, fitted earlier on Fig. 4"),
+    "host_launch_us": ("gpu.host_launch_us", 15.0, "p100 preset, fitted earlier on Fig. 4"),
+    "spin_weight": ("spin_weight", 0.125, "estimate (one warp of 8)"),
+    "host_inspect_us_per_task": ("host_inspect_us_per_task", 0.05, "estimate"),
+    "enqueue_cycles": ("enqueue_cycles", 1500, "estimate"),
+    "runtime_contention": ("runtime_contention", 1.0, "estimate"),
+    "cost_jitter": ("cost_jitter", 0.02, "assumed run-to-run spread"),
+}
+
+
+def verdicts(overrides: tuple[str, ...]) -> dict[str, bool]:
+    from juggler_claims import CLAIMS
+
+    import tbdse as td
+
+    folder = Path(tempfile.mkdtemp())
+    tables = []
+    for name in ("juggler_fig4", "juggler_fig7"):
+        exp = td.experiment.load(ROOT / "experiments" / f"{name}.yaml", overrides=overrides)
+        tables.append(exp.run(folder / name, progress=False, echo=lambda _: None))
+    return {k: check(*tables)[1] for k, check in CLAIMS.items()}
+
+
+def main() -> None:
+    processes = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+    runs = {"calibrated": ()}
+    for name, (axis, value, _) in CONSTANTS.items():
+        for factor in (0.5, 2.0):
+            v = value * factor
+            runs[f"{name} x{factor:g}"] = (f"grid.{axis}=[{v:g}]",)
+    with ProcessPoolExecutor(processes) as pool:
+        results = dict(zip(runs, pool.map(verdicts, runs.values()), strict=True))
+    base = results["calibrated"]
+    print(f"| variant | claims holding (of {len(base)}) | verdicts that flip |")
+    print("|---|---|---|")
+    for label, got in results.items():
+        flips = [f"{k} ({'holds' if v else 'misses'})" for k, v in got.items() if v != base[k]]
+        print(f"| {label} | {sum(got.values())} | {', '.join(flips) or '-'} |")
+
+
+if __name__ == "__main__":
+    main()
