@@ -43,8 +43,10 @@ def calibrate(folder: Path) -> None:
     lo, hi = np.log(1.2), np.log(2.8)
     log = np.log(s)
     miss = (lo - log).clip(lower=0) + (log - hi).clip(lower=0)
-    pull = sum(0.01 * np.abs(np.log(s.index.get_level_values(k).astype(float) / v))
-               for k, v in PRIOR.items())  # fmt: skip
+    pull = sum(
+        0.01 * np.abs(np.log(s.index.get_level_values(k).astype(float) / v))
+        for k, v in PRIOR.items()
+    )
     score = miss.sum(axis=1) + pull
     best = score.idxmin()
     print(s.assign(score=score).sort_values("score").head(8).round(2).to_string())
@@ -52,11 +54,16 @@ def calibrate(folder: Path) -> None:
 
 
 def table(results) -> str:
-    lines = ["| id | where | claim (tolerance) | kind | holds | tbdse | why |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| id | where | claim (tolerance) | kind | holds | tbdse | why |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in results.itertuples():
         mark = {True: "yes", False: "**no**", None: "not tested"}[r.holds]
         measured = r.measured.replace("|", "/")
-        lines.append(f"| {r.id} | {r.where} | {r.claim} | {r.kind} | {mark} | {measured} | {r.why} |")
+        lines.append(
+            f"| {r.id} | {r.where} | {r.claim} | {r.kind} | {mark} | {measured} | {r.why} |"
+        )
     return "\n".join(lines)
 
 
@@ -73,9 +80,11 @@ def main() -> int:
     results = ledger.evaluate(bundle)
     tested = results[results["holds"].notna()]
     held = int(tested["holds"].sum())
-    share = (f"{held} of {len(tested)} tested claims hold ({held / len(tested):.0%}); "
-             f"{len(results) - len(tested)} of {len(results)} cannot be tested in tbdse, "
-             f"so {held} of all {len(results)} ({held / len(results):.0%})")  # fmt: skip
+    share = (
+        f"{held} of {len(tested)} tested claims hold ({held / len(tested):.0%}); "
+        f"{len(results) - len(tested)} of {len(results)} cannot be tested in tbdse, "
+        f"so {held} of all {len(results)} ({held / len(results):.0%})"
+    )
     print(share)
     DOC.write_text(
         "# Hardware worklists: the claims ledger\n\n"

@@ -58,13 +58,23 @@ def main() -> int:
                 for wl in h.index:
                     b, x = base.loc[wl, metric], h.loc[wl, metric]
                     flips = (b >= 1) != (x >= 1)
-                    rows.append({"constant": f"{name} = {v}", "headline": metric, "workload": wl,
-                                 "base": b, "varied": x, "flips": flips})  # fmt: skip
+                    rows.append(
+                        {
+                            "constant": f"{name} = {v}",
+                            "headline": metric,
+                            "workload": wl,
+                            "base": b,
+                            "varied": x,
+                            "flips": flips,
+                        }
+                    )
             print(name, factor, "done", flush=True)
     out = pd.DataFrame(rows)
     out.to_csv(ROOT / "build" / "hwwl_sensitivity.csv", index=False)  # the raw runs, kept
     wide = out.pivot_table(index=["headline", "workload"], columns="constant", values="varied")
-    wide.insert(0, "calibrated", base.stack().swaplevel().sort_index().reindex(wide.index).to_numpy())
+    wide.insert(
+        0, "calibrated", base.stack().swaplevel().sort_index().reindex(wide.index).to_numpy()
+    )
     flips = out[out["flips"]]
     lines = [
         "# Hardware worklists: sensitivity of the headlines to the fitted constants",
@@ -78,8 +88,13 @@ def main() -> int:
         markdown(wide.round(2)),
         "",
         "**Flips** (a speed-up crossing 1, i.e. the winner changes): "
-        + ("; ".join(f"{r.headline} {r.workload} under {r.constant} ({r.base:.2f} -> {r.varied:.2f})"
-                     for r in flips.itertuples()) or "none"),  # fmt: skip
+        + (
+            "; ".join(
+                f"{r.headline} {r.workload} under {r.constant} ({r.base:.2f} -> {r.varied:.2f})"
+                for r in flips.itertuples()
+            )
+            or "none"
+        ),
         "",
     ]
     DOC.write_text("\n".join(lines), encoding="utf-8")

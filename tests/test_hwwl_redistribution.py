@@ -104,8 +104,9 @@ def test_more_network_latency_never_helps_beyond_noise() -> None:
     # A longer trip over the network only delays ids a core was waiting for.
     # Double-buffered BFS processes every node once per level whatever the
     # order (the item count is fixed), so the only noise is which thread pulls
-    # which id when, and so which loads hit the caches: up to 3% here.  (SSSP is label-correcting: a later id changes
-    # the relaxation order and the redundant work, a few percent either way.)
+    # which id when, and so which loads hit the caches: up to 3% here.  (SSSP
+    # is label-correcting: a later id changes the relaxation order and the
+    # redundant work, a few percent either way.)
     wl = td.workloads.bfs(graph="rmat", nodes=1024, degree=8, seed=5)
     g = gpu(sms=8)
     latencies = [1, 2, 8, 32, 128, 512]

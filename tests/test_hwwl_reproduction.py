@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import hwwl_ledger as ledger  # noqa: E402
+import hwwl_ledger as ledger
 
 pytestmark = pytest.mark.reproduction
 RECORDED = json.loads((Path(__file__).parent / "data" / "hwwl_ledger.json").read_text())
