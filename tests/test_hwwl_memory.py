@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import tbdse as td
-from tbdse import workloads as W
+W = td.workloads
 
 GPU = "gpgpusim_hwwl"
 
