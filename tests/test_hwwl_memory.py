@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import tbdse as td
+
 W = td.workloads
 
 GPU = "gpgpusim_hwwl"
