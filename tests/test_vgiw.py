@@ -284,3 +284,66 @@ def test_kernels_pickle_and_resume_from_a_checkpoint(tmp_path: Path) -> None:
     td.sweep(wl, "gtx480", "vgiw", checkpoint=tmp_path / "ck", **kw)
     resumed = td.sweep(back, "gtx480", "vgiw", checkpoint=tmp_path / "ck", **kw)
     assert (fresh["makespan_cycles"].to_numpy() == resumed["makespan_cycles"].to_numpy()).all()
+
+
+def _kernel(pattern: str, ldst: int = 4, mem: float = 0.5, threads: int = 4096) -> td.Workload:
+    return td.workloads.divergent_cfg(
+        blocks=6, threads=threads, divergence=0.0, ldst=ldst, mem_intensity=mem, pattern=pattern
+    )
+
+
+def test_access_patterns_act_on_the_hierarchy() -> None:
+    # Coalesced: 4 bytes of DRAM per streamed access; strided and scattered: a
+    # 32-byte sector each.  simt: one L1 line per coalesced warp access; the
+    # fabric: a strided wave lands on one L1 bank.
+    schemes = {"simt": "simt", "vgiw": "vgiw", "sgmf": td.schemes.Sgmf(fabric_scale=4.0)}
+    runs = {
+        p: {m: td.simulate(_kernel(p), "gtx480", s).metrics for m, s in schemes.items()}
+        for p in ("coalesced", "strided", "scattered")
+    }
+    for m in MACHINES:
+        assert runs["strided"][m]["dram_bytes"] > 4 * runs["coalesced"][m]["dram_bytes"]
+        assert runs["scattered"][m]["dram_bytes"] > 4 * runs["coalesced"][m]["dram_bytes"]
+    assert runs["strided"]["vgiw"]["bank_cycles"] > 2 * runs["coalesced"]["vgiw"]["bank_cycles"]
+    for m in MACHINES:  # same kernel, worse pattern: never faster
+        assert runs["strided"][m]["makespan_cycles"] >= runs["coalesced"][m]["makespan_cycles"]
+    with pytest.raises(td.ConfigError, match="pattern"):
+        _kernel("diagonal")
+
+
+def test_token_buffers_hide_latency_up_to_their_depth() -> None:
+    wl = _kernel("coalesced", ldst=6, mem=0.6, threads=8192)
+    times = [
+        td.simulate(wl, "gtx480", td.schemes.Vgiw(token_buffer_entries=e)).makespan_cycles
+        for e in (4, 16, 45, 4096)
+    ]
+    assert times[0] > times[1] > times[2] >= times[3]
+
+
+def test_lvc_capacity_and_occupancy_and_energy_levels() -> None:
+    wl = td.workloads.divergent_cfg(blocks=10, threads=16384, live_values=4)
+    hit = [
+        td.simulate(wl, "gtx480", td.schemes.Vgiw(lvc_bytes=b)).metrics["lvc_hit_rate"]
+        for b in (4096, 65536, 2**22)
+    ]
+    assert hit[0] < hit[1] < hit[2] == 1.0
+    # More live values per block: more registers per thread, fewer resident warps.
+    few = td.simulate(td.workloads.divergent_cfg(blocks=6, live_values=1), "gtx480", "simt")
+    many = td.simulate(td.workloads.divergent_cfg(blocks=6, live_values=24), "gtx480", "simt")
+    assert few.metrics["resident_warps"] == 48 > many.metrics["resident_warps"]
+    for m in ("simt", "vgiw", td.schemes.Sgmf(fabric_scale=8.0)):
+        r = td.simulate(wl, "gtx480", m).metrics
+        assert 0 < r["energy_core"] < r["energy_die"] < r["energy"]
+
+
+def test_sqrt_overlap_hides_the_first_pass_behind_the_previous_block() -> None:
+    wl = td.workloads.divergent_cfg(blocks=8, threads=8192)
+    get = {
+        m: td.simulate(wl, "gtx480", td.schemes.Vgiw(reconfig_model=m)).metrics["reconfig_cycles"]
+        for m in ("sqrt", "sqrt_overlap")
+    }
+    configs = td.simulate(wl, "gtx480", "vgiw").metrics["configurations"]
+    assert get["sqrt"] == configs * 230
+    # The first configuration has no block before it: 230; the others 115 when
+    # the previous block ran at least 115 cycles.
+    assert configs * 115 <= get["sqrt_overlap"] < get["sqrt"]
