@@ -347,3 +347,19 @@ def test_sqrt_overlap_hides_the_first_pass_behind_the_previous_block() -> None:
     # The first configuration has no block before it: 230; the others 115 when
     # the previous block ran at least 115 cycles.
     assert configs * 115 <= get["sqrt_overlap"] < get["sqrt"]
+
+
+def test_bbs_packets_bound_sparse_vectors() -> None:
+    # §3.3: one packet per non-empty 64-bit CVT word.  At a low packet rate a
+    # sparse (divergent) then-block needs as many packets as a dense one.
+    def cycles(d: float, rate: float) -> int:
+        wl = td.workloads.divergent_cfg(blocks=6, threads=8192, divergence=d)
+        return td.simulate(
+            wl, "gtx480", td.schemes.Vgiw(bbs_packets_per_cycle=rate)
+        ).makespan_cycles
+
+    assert cycles(0.05, 0.01) > cycles(0.05, 1.0)
+    slow = cycles(0.05, 0.01) / cycles(0.05, 1.0)
+    assert slow > cycles(1.0, 0.01) / cycles(1.0, 1.0)  # sparse vectors pay more per thread
+    with pytest.raises(td.ConfigError, match="cvt_banks"):
+        td.simulate(td.workloads.vgiw_example(), "gtx480", td.schemes.Vgiw(cvt_banks=0))

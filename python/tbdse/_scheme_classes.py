@@ -808,6 +808,12 @@ class Vgiw(Scheme):
             the banks); default 32 (VGIW §3.4 (banked like an L1; count tbdse's)).
         lvc_hit_cycles [cycles]: LVC hit latency, part of a thread's time in a block (hidden by
             token buffers); default 20 (tbdse assumption).
+        cvt_banks [banks]: CVT banks of one 64-bit word per cycle: a block execution reads each
+            non-empty word once and ORs two packets back per word (one per successor); default 8
+            (VGIW §3.3 (8 banks)).
+        bbs_packets_per_cycle [packets/cycle]: thread-batch packets (a 16-bit base id and a
+            64-bit bitmap) the basic block scheduler sends the core per cycle: sparse vectors
+            need more packets per thread; default 1.0 (VGIW §3.2 (packet format); rate tbdse's).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -837,6 +843,8 @@ class Vgiw(Scheme):
         lvc_bytes: int = 65536,
         lvc_banks: int = 32,
         lvc_hit_cycles: int = 20,
+        cvt_banks: int = 8,
+        bbs_packets_per_cycle: float = 1.0,
     ) -> None:
         super().__init__(
             label=label,
@@ -860,4 +868,6 @@ class Vgiw(Scheme):
             lvc_bytes=lvc_bytes,
             lvc_banks=lvc_banks,
             lvc_hit_cycles=lvc_hit_cycles,
+            cvt_banks=cvt_banks,
+            bbs_packets_per_cycle=bbs_packets_per_cycle,
         )

@@ -43,7 +43,7 @@ const std::vector<StatInfo>& cfg_metrics() {
                                 "accesses (1 = no bank conflict)"},
       {"lvc_hit_rate", "fraction", "vgiw: LVC accesses that hit (the tile's live values within lvc_bytes)"},
       {"limit", "code", "the bound that set most of the time: 0 issue/stream, 1 latency, 2 MSHRs, "
-                        "3 DRAM, 4 L1 banks / LD/ST units, 5 LVC"},
+                        "3 DRAM, 4 L1 banks / LD/ST units, 5 LVC, 6 CVT / BBS packets"},
       {"energy_core", "nJ", "core energy: the compute engine's dynamic energy and static power "
                             "(Fermi: pipeline, RF, lanes; fabric: units, tokens, LVC, CVT)"},
       {"energy_die", "nJ", "die energy: core + L1, L2 and network accesses and their static power"},

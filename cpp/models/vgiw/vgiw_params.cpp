@@ -154,6 +154,17 @@ const ParamTable<VgiwParams>& VgiwParams::params() {
           {.name = "lvc_hit_cycles", .unit = "cycles",
            .doc = "LVC hit latency, part of a thread's time in a block (hidden by token buffers)",
            .paper_ref = "tbdse assumption", .min_value = 0, .max_value = 1e6});
+    t.add(&VgiwParams::cvt_banks,
+          {.name = "cvt_banks", .unit = "banks",
+           .doc = "CVT banks of one 64-bit word per cycle: a block execution reads each non-empty "
+                  "word once and ORs two packets back per word (one per successor)",
+           .paper_ref = "VGIW §3.3 (8 banks)", .min_value = 1, .max_value = 1024});
+    t.add(&VgiwParams::bbs_packets_per_cycle,
+          {.name = "bbs_packets_per_cycle", .unit = "packets/cycle",
+           .doc = "thread-batch packets (a 16-bit base id and a 64-bit bitmap) the basic block "
+                  "scheduler sends the core per cycle: sparse vectors need more packets per thread",
+           .paper_ref = "VGIW §3.2 (packet format); rate tbdse's", .min_value = 0.001,
+           .max_value = 1024});
     return t;
   }();
   return table;

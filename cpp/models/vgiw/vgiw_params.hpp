@@ -86,6 +86,10 @@ struct VgiwParams {
   std::int64_t lvc_bytes = 65536;
   std::int64_t lvc_banks = 32;
   std::int64_t lvc_hit_cycles = 20;
+  // §3.3: the CVT's banks (one 64-bit word each per cycle) and the packets
+  // (<base thread id, 64-bit bitmap>) the BBS sends the core per cycle.
+  std::int64_t cvt_banks = 8;
+  double bbs_packets_per_cycle = 1.0;
 
   static const ParamTable<VgiwParams>& params();
 };

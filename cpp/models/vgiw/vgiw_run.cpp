@@ -18,7 +18,8 @@ namespace {
 struct Execution {
   std::int32_t block;
   double threads;
-  double lines;  // LVC lines the vector touches
+  double lines;    // LVC lines the vector touches
+  double packets;  // <base, 64-bit bitmap> packets: the vector's non-empty CVT words
 };
 
 // Live values one tile keeps in the LVC: per thread, the most any block
@@ -77,13 +78,14 @@ RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r
       waiting[static_cast<std::size_t>(b)] = 0;
       // Stream the vector: read-and-reset each CVT word (§3.3), send every
       // thread to its successor's vector.  Count the LVC lines it touches.
-      double lines = 0;
+      double lines = 0, packets = 0;
       auto& mine = vec[static_cast<std::size_t>(b)];
       std::int64_t last_line = -1;
       for (std::size_t w = 0; w < words; ++w) {
         std::uint64_t bits = mine[w];
         if (!bits) continue;
         mine[w] = 0;
+        packets += 1;
         for (; bits; bits &= bits - 1) {
           const std::int64_t i = static_cast<std::int64_t>(w * 64) + std::countr_zero(bits);
           if (i / line != last_line) last_line = i / line, lines += 1;
@@ -95,7 +97,7 @@ RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r
         }
       }
       if (memory) probe.end_block(b);
-      runs.push_back({b, n, lines});
+      runs.push_back({b, n, lines, packets});
     }
   }
   // Charge each execution: reconfiguration, pipeline fill and the slowest of
@@ -109,7 +111,7 @@ RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r
   double unit_ops = 0, alu = 0, special = 0, ldst = 0, dram_bytes = 0, mem_bound = 0;
   double replica_weight = 0, previous_body = 0, lat = 0, waves = 0, wave_cycles = 0;
   double lvc_words = 0, l1l2 = 0;
-  double by_limit[6] = {0, 0, 0, 0, 0, 0};
+  double by_limit[7] = {0, 0, 0, 0, 0, 0, 0};
   const auto& blocks = k.blocks();
   for (const Execution& e : runs) {
     const auto bi = static_cast<std::size_t>(e.block);
@@ -132,8 +134,12 @@ RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r
         lv > 0 ? std::max({n * lv / static_cast<double>(p.lvc_banks), (1 - hit) * lvc_lines,
                            n * lv * lvc_latency / (lvus * static_cast<double>(p.token_buffer_entries))})
                : 0.0;
-    const double bounds[6] = {stream, sb.tokens, sb.mshr, sb.dram, std::max(sb.ldst, sb.banks), lvc_time};
-    const auto limit = std::max_element(bounds, bounds + 6) - bounds;
+    // §3.3: the BBS sends one packet per non-empty CVT word (read-and-reset,
+    // one word per bank per cycle) and ORs two back (one per successor).
+    const double cvt = std::max(e.packets / p.bbs_packets_per_cycle,
+                                3 * e.packets / static_cast<double>(p.cvt_banks));
+    const double bounds[7] = {stream, sb.tokens, sb.mshr, sb.dram, std::max(sb.ldst, sb.banks), lvc_time, cvt};
+    const auto limit = std::max_element(bounds, bounds + 7) - bounds;
     const double body = bounds[limit];
     // §3.2: overlapped, the first pass loads the prefetch FIFO during the previous block.
     const double config = overlap ? pass + std::max(0.0, pass - previous_body) : reconfig;
@@ -179,7 +185,7 @@ RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r
   m[LOAD_LATENCY] = ldst > 0 ? lat / ldst : 0.0;
   m[BANK_CYCLES] = waves > 0 ? wave_cycles / waves : 1.0;
   m[LVC_HIT_RATE] = hit;
-  m[LIMIT] = static_cast<double>(std::max_element(by_limit, by_limit + 6) - by_limit);
+  m[LIMIT] = static_cast<double>(std::max_element(by_limit, by_limit + 7) - by_limit);
   set_energy(m, alu * energy::kAluOp + special * energy::kSpecialOp + unit_ops * energy::kToken +
                     lvc_words * energy::kLvcWord + executions * energy::kCvtThread +
                     configurations * fabric_total * energy::kConfigureUnit,
