@@ -24,7 +24,7 @@ CfgKernel one_block(MemPattern pattern, std::int64_t ldst, double mem) {
 
 }  // namespace
 
-TEST_CASE("streamed addresses follow the pattern; the rest re-read the block's hot line") {
+TEST_CASE("streamed addresses follow the pattern, the rest re-read the block hot line") {
   const CfgKernel co = one_block(MemPattern::COALESCED, 1, 1.0);
   const BasicBlock& blk = co.blocks()[0];
   // Coalesced: thread t reads word t of its array.
@@ -40,7 +40,7 @@ TEST_CASE("streamed addresses follow the pattern; the rest re-read the block's h
   CHECK(lines.size() == 1);
 }
 
-TEST_CASE("a wave of strided accesses lands on one bank; coalesced ones spread") {
+TEST_CASE("a wave of strided accesses lands on one bank, coalesced ones spread") {
   const GpuConfig gpu = gpu_preset("gtx480");
   for (const auto& [pattern, lo, hi] :
        {std::tuple{MemPattern::COALESCED, 1.0, 1.0}, std::tuple{MemPattern::STRIDED, 16.0, 16.0}}) {
