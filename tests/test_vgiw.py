@@ -363,3 +363,21 @@ def test_bbs_packets_bound_sparse_vectors() -> None:
     assert slow > cycles(1.0, 0.01) / cycles(1.0, 1.0)  # sparse vectors pay more per thread
     with pytest.raises(td.ConfigError, match="cvt_banks"):
         td.simulate(td.workloads.vgiw_example(), "gtx480", td.schemes.Vgiw(cvt_banks=0))
+
+
+def test_design_space_lvc_and_token_buffers_are_substitutes() -> None:
+    # docs/models/vgiw.md "Design space": with shallow token buffers a bigger
+    # LVC (fewer misses to L2) pays; with deep ones the misses are hidden.
+    wl = td.workloads.divergent_cfg(blocks=12, threads=16384, divergence=0.3)
+
+    def gain(entries: int) -> float:
+        t = [
+            td.simulate(
+                wl, "gtx480", td.schemes.Vgiw(token_buffer_entries=entries, lvc_bytes=b)
+            ).makespan_cycles
+            for b in (16384, 262144)
+        ]
+        return t[0] / t[1]
+
+    assert gain(16) > 1.2  # 1.38: LVC-bound at 64 KB, latency-bound at 256 KB
+    assert gain(128) < 1.05  # 1.04: the L1 banks bound both
