@@ -379,5 +379,5 @@ def test_design_space_lvc_and_token_buffers_are_substitutes() -> None:
         ]
         return t[0] / t[1]
 
-    assert gain(16) > 1.2  # 1.38: LVC-bound at 64 KB, latency-bound at 256 KB
+    assert gain(16) > 1.2  # 1.38: LVC-bound at 16 KB, latency-bound at 256 KB
     assert gain(128) < 1.05  # 1.04: the L1 banks bound both
