@@ -381,3 +381,10 @@ def test_design_space_lvc_and_token_buffers_are_substitutes() -> None:
 
     assert gain(16) > 1.2  # 1.38: LVC-bound at 16 KB, latency-bound at 256 KB
     assert gain(128) < 1.05  # 1.04: the L1 banks bound both
+
+
+def test_token_buffer_storage_follows_the_entries() -> None:
+    per_unit = 0.3 * 4 * 65536 / 108  # §3.4's buffers for the default 45 entries
+    wl = td.workloads.vgiw_example()
+    got = td.simulate(wl, "gtx480", td.schemes.Sgmf(token_buffer_entries=90))
+    assert got.metrics["storage_bytes"] == pytest.approx(2 * 108 * per_unit)
