@@ -29,8 +29,13 @@ the paper**: the presets are tbdse's derivation from each kernel's source
 structure (`td.workloads.cfg.RODINIA[...]["source"]`).
 
 **Calibration (MODELS.md §9).** One free parameter, simt's `issue_efficiency`
-(the share of peak issue a Fermi SM sustains), is fitted to **one** figure —
-Fig. 7's mean speed-up of 3x. Every other figure is a prediction with it unchanged.""",
+(a residual per GPU: the share of peak issue Fermi's schedulers sustain;
+occupancy, dependent-instruction and memory latency, MSHRs and DRAM are
+modelled), is fitted to **one** figure — Fig. 7's mean speed-up of 3x; the
+energy model's pipeline energy per warp instruction is set to §1's published
+30% pipeline + register-file share. Every other figure is a prediction with
+them unchanged; the claims ledger (`docs/models/vgiw_claims.yaml`) lists
+every claim, holds or misses.""",
     ),
     (
         "code",
@@ -66,7 +71,7 @@ print("ipdom (block count 6 = exit):", ex.model_input.ipdom)""",
         "md",
         """## Calibration on Fig. 7
 
-`experiments/vgiw_calibration.yaml` runs simt at eight issue efficiencies with
+`experiments/vgiw_calibration.yaml` runs simt at nine issue efficiencies with
 vgiw as the baseline, so 1 / speedup is vgiw's speed-up over simt. The value
 whose mean over the 21 kernels is nearest 3x is kept.""",
     ),
@@ -76,7 +81,7 @@ whose mean over the 21 kernels is nearest 3x is kept.""",
 mean = (1 / calib.pivot_table(index="issue_efficiency", columns="workload", values="speedup")).mean(axis=1)
 best = (mean - 3.0).abs().idxmin()
 print("calibrated issue_efficiency:", best)
-assert best == 0.23
+assert best == 0.074
 mean.round(2)""",
     ),
     (
@@ -87,10 +92,13 @@ s = fig7[fig7.scheme == "simt"].set_index("workload")
 sp = v["speedup"]
 row("Fig. 7 vgiw / simt, mean", "3x", round(sp.mean(), 2), "calibrated")
 row("Fig. 7 vgiw / simt, range", "0.9x-11x", f"{sp.min():.2f}x-{sp.max():.2f}x", "predicted")
-mem = (v["memory_bound_share"] > 0.5) & (s["memory_bound_share"] == 1)  # DRAM-bound on both
+mem = s["dram_bytes"] / s["thread_ops"] >= 1.0  # memory-bound: >= 1 DRAM byte per op
 row("Fig. 7 memory-bound kernels", "near 1x (CFD3 0.9x)", f"{sp[mem].min():.2f}x-{sp[mem].max():.2f}x", "predicted")
-pd.DataFrame({"speedup": sp, "memory_bound": mem, "simt lane util.": s["lane_utilisation"],
-              "vgiw replicas": v["replicas"]}).round(2)""",
+limits = {0: "issue/stream", 1: "latency/tokens", 2: "MSHRs", 3: "DRAM", 4: "L1 banks", 5: "LVC"}
+pd.DataFrame({"speedup": sp, "memory_bound": mem, "simt warps": s["resident_warps"],
+              "simt load lat.": s["load_latency"], "vgiw load lat.": v["load_latency"],
+              "vgiw bank cycles": v["bank_cycles"], "LVC hit": v["lvc_hit_rate"],
+              "vgiw limit": v["limit"].map(limits)}).round(2)""",
     ),
     (
         "code",
@@ -105,7 +113,10 @@ speed-up; Fig. 8 keeps the others.""",
     ),
     (
         "code",
-        """fig8 = run("vgiw_fig8").set_index("workload")["speedup"].dropna()
+        """f8 = run("vgiw_fig8")
+g8 = f8[f8.scheme == "sgmf"].set_index("workload")
+v8 = f8[f8.scheme == "vgiw"].set_index("workload")
+fig8 = v8["speedup"][g8["maps"] == 1]
 row("Fig. 8 vgiw / sgmf, mean", "> 1.45x", round(fig8.mean(), 2), "predicted")
 row("Fig. 8 vgiw / sgmf, range", "0.4x-3.1x", f"{fig8.min():.2f}x-{fig8.max():.2f}x", "predicted")
 row("Fig. 8 kernels SGMF maps", "a subset", f"{len(fig8)} of 21", "predicted")
@@ -122,36 +133,63 @@ row("Fig. 3 LVC / RF accesses, mean", "~0.1 (10x fewer)", round(ratio.mean(), 3)
 row("reconfiguration share, mean", "0.18%", f"{100 * v['reconfig_share'].mean():.2f}%", "predicted")
 row("reconfiguration share, median", "< 0.1%", f"{100 * v['reconfig_share'].median():.2f}%", "predicted")
 eff = s["energy"] / v["energy"]
-row("Fig. 9 energy efficiency vgiw / simt, mean (tbdse's energies)", "1.75x", round(eff.mean(), 2), "predicted")
-pd.DataFrame({"LVC/RF": ratio, "reconfig %": 100 * v["reconfig_share"], "energy simt/vgiw": eff}).round(3)""",
+row("Fig. 9 energy efficiency vgiw / simt, mean", "1.75x", round(eff.mean(), 2), "predicted")
+row("Fig. 9 range", "0.7x-7x", f"{eff.min():.2f}x-{eff.max():.2f}x", "predicted")
+levels = pd.DataFrame({lvl: s[f"energy{suf}"] / v[f"energy{suf}"] for lvl, suf in
+                       (("core", "_core"), ("die", "_die"), ("system", ""))})
+row("Fig. 10 efficiency core / die / system", "core highest", " / ".join(f"{x:.2f}" for x in levels.mean()), "predicted")
+e11 = (g8["energy"] / v8["energy"])[g8["maps"] == 1]
+row("Fig. 11 energy efficiency vgiw / sgmf, mean", "1.33x", round(e11.mean(), 2), "predicted")
+pd.concat([pd.DataFrame({"LVC/RF": ratio, "reconfig %": 100 * v["reconfig_share"]}), levels], axis=1).round(3)""",
     ),
     (
         "md",
-        """## Design space: divergence x fabric size x reconfiguration model
+        """## Design space: fabric size x LVC size x token-buffer depth x divergence
 
-A 30-block synthetic kernel of 64K threads; `divergence` is the share of the
-threads each if-region sends into its then-block. simt pays a whole
-then-block whenever one thread of a warp takes it (almost always from 0.1
-on), vgiw only for the threads that take it: the speed-up peaks where the
-then-paths are sparse and falls as more threads take them. A larger fabric
-holds more replicas; the §3.2 reconfiguration (230 cycles) costs a few per cent.""",
+A 30-block synthetic kernel of 64K threads (`experiments/vgiw_design_space.yaml`).
+The fabric's memory parallelism is its token buffers: each load/store and
+live value unit keeps `token_buffer_entries` threads waiting, so the speed-up
+grows with the buffer depth until the L1's MSHRs bound it. The LVC and the
+buffers are substitutes: with shallow buffers a bigger LVC (fewer misses to
+L2) pays, with 128 entries the misses are hidden and LVC size does nothing.
+Along divergence the speed-up peaks near 0.1 (simt pays a whole then-block as
+soon as one thread of a warp takes it, vgiw per thread).""",
     ),
     (
         "code",
         """ds = run("vgiw_design_space")
-td.plot.heatmap(ds, x="workload.divergence", y="fabric_scale", value="speedup", facet="reconfig_model");
-ds.pivot_table(index=["reconfig_model", "fabric_scale"], columns="workload.divergence", values="speedup").round(2)""",
+td.plot.heatmap(ds[ds.lvc_bytes == 65536], x="workload.divergence", y="fabric_scale", value="speedup", facet="token_buffer_entries")
+td.plot.heatmap(ds[ds["workload.divergence"] == 0.3], x="lvc_bytes", y="token_buffer_entries", value="speedup", facet="fabric_scale")
+ds[ds["workload.divergence"] == 0.3].pivot_table(index=["token_buffer_entries", "lvc_bytes"], columns="fabric_scale", values="speedup").round(2)""",
+    ),
+    (
+        "md",
+        """## The claims ledger
+
+Every claim of §5 and Figs. 3, 7-11 with tbdse's value and tolerance
+(`docs/models/vgiw_claims.yaml`, checked by `tests/test_vgiw_reproduction.py`).
+The sensitivity table (each fitted constant at half and double) is in
+`docs/models/vgiw.md` (`scripts/vgiw_sensitivity.py`).""",
+    ),
+    (
+        "code",
+        """import yaml
+from pathlib import Path
+ledger = pd.DataFrame(yaml.safe_load(Path("../docs/models/vgiw_claims.yaml").read_text())["claims"])
+print(f"holds: {(ledger.status == 'holds').sum()} of {len(ledger)}")
+ledger[["id", "source", "paper", "tbdse", "low", "high", "kind", "status"]]""",
     ),
     (
         "md",
         """## Paper vs tbdse
 
-Misses and their reasons: Fig. 7's top speed-up (11x) needs kernels far more
-ILP-rich than tbdse's presets; Fig. 8's mean falls short because the
-memory-bound kernels SGMF maps tie at the DRAM bound in tbdse's model (no
-cache or latency effects separate the machines); the LVC / RF ratio is about
-half the paper's 10x because tbdse's presets pass several live values per
-block.""",
+The headline rows above; the misses and their reasons are in the ledger. In
+short: the calibrated residual (`issue_efficiency` 0.074) slows simt on every
+kernel, so memory-bound kernels (and CFD3) do not tie at 1x; the top of
+Fig. 7 (11x) needs more ILP per block than tbdse's presets have; the
+LVC / RF ratio is twice the paper's because the presets pass several live
+values per block. The sensitivity table shows Fig. 7's mean is carried by
+the residual and by the token-buffer depth.""",
     ),
     (
         "code",

@@ -284,3 +284,107 @@ def test_kernels_pickle_and_resume_from_a_checkpoint(tmp_path: Path) -> None:
     td.sweep(wl, "gtx480", "vgiw", checkpoint=tmp_path / "ck", **kw)
     resumed = td.sweep(back, "gtx480", "vgiw", checkpoint=tmp_path / "ck", **kw)
     assert (fresh["makespan_cycles"].to_numpy() == resumed["makespan_cycles"].to_numpy()).all()
+
+
+def _kernel(pattern: str, ldst: int = 4, mem: float = 0.5, threads: int = 4096) -> td.Workload:
+    return td.workloads.divergent_cfg(
+        blocks=6, threads=threads, divergence=0.0, ldst=ldst, mem_intensity=mem, pattern=pattern
+    )
+
+
+def test_access_patterns_act_on_the_hierarchy() -> None:
+    # Coalesced: 4 bytes of DRAM per streamed access; strided and scattered: a
+    # 32-byte sector each.  simt: one L1 line per coalesced warp access; the
+    # fabric: a strided wave lands on one L1 bank.
+    schemes = {"simt": "simt", "vgiw": "vgiw", "sgmf": td.schemes.Sgmf(fabric_scale=4.0)}
+    runs = {
+        p: {m: td.simulate(_kernel(p), "gtx480", s).metrics for m, s in schemes.items()}
+        for p in ("coalesced", "strided", "scattered")
+    }
+    for m in MACHINES:
+        assert runs["strided"][m]["dram_bytes"] > 4 * runs["coalesced"][m]["dram_bytes"]
+        assert runs["scattered"][m]["dram_bytes"] > 4 * runs["coalesced"][m]["dram_bytes"]
+    assert runs["strided"]["vgiw"]["bank_cycles"] > 2 * runs["coalesced"]["vgiw"]["bank_cycles"]
+    for m in MACHINES:  # same kernel, worse pattern: never faster
+        assert runs["strided"][m]["makespan_cycles"] >= runs["coalesced"][m]["makespan_cycles"]
+    with pytest.raises(td.ConfigError, match="pattern"):
+        _kernel("diagonal")
+
+
+def test_token_buffers_hide_latency_up_to_their_depth() -> None:
+    wl = _kernel("coalesced", ldst=6, mem=0.6, threads=8192)
+    times = [
+        td.simulate(wl, "gtx480", td.schemes.Vgiw(token_buffer_entries=e)).makespan_cycles
+        for e in (4, 16, 45, 4096)
+    ]
+    assert times[0] > times[1] > times[2] >= times[3]
+
+
+def test_lvc_capacity_and_occupancy_and_energy_levels() -> None:
+    wl = td.workloads.divergent_cfg(blocks=10, threads=16384, live_values=4)
+    hit = [
+        td.simulate(wl, "gtx480", td.schemes.Vgiw(lvc_bytes=b)).metrics["lvc_hit_rate"]
+        for b in (4096, 65536, 2**22)
+    ]
+    assert hit[0] < hit[1] < hit[2] == 1.0
+    # More live values per block: more registers per thread, fewer resident warps.
+    few = td.simulate(td.workloads.divergent_cfg(blocks=6, live_values=1), "gtx480", "simt")
+    many = td.simulate(td.workloads.divergent_cfg(blocks=6, live_values=24), "gtx480", "simt")
+    assert few.metrics["resident_warps"] == 48 > many.metrics["resident_warps"]
+    for m in ("simt", "vgiw", td.schemes.Sgmf(fabric_scale=8.0)):
+        r = td.simulate(wl, "gtx480", m).metrics
+        assert 0 < r["energy_core"] < r["energy_die"] < r["energy"]
+
+
+def test_sqrt_overlap_hides_the_first_pass_behind_the_previous_block() -> None:
+    wl = td.workloads.divergent_cfg(blocks=8, threads=8192)
+    get = {
+        m: td.simulate(wl, "gtx480", td.schemes.Vgiw(reconfig_model=m)).metrics["reconfig_cycles"]
+        for m in ("sqrt", "sqrt_overlap")
+    }
+    configs = td.simulate(wl, "gtx480", "vgiw").metrics["configurations"]
+    assert get["sqrt"] == configs * 230
+    # The first configuration has no block before it: 230; the others 115 when
+    # the previous block ran at least 115 cycles.
+    assert configs * 115 <= get["sqrt_overlap"] < get["sqrt"]
+
+
+def test_bbs_packets_bound_sparse_vectors() -> None:
+    # §3.3: one packet per non-empty 64-bit CVT word.  At a low packet rate a
+    # sparse (divergent) then-block needs as many packets as a dense one.
+    def cycles(d: float, rate: float) -> int:
+        wl = td.workloads.divergent_cfg(blocks=6, threads=8192, divergence=d)
+        return td.simulate(
+            wl, "gtx480", td.schemes.Vgiw(bbs_packets_per_cycle=rate)
+        ).makespan_cycles
+
+    assert cycles(0.05, 0.01) > cycles(0.05, 1.0)
+    slow = cycles(0.05, 0.01) / cycles(0.05, 1.0)
+    assert slow > cycles(1.0, 0.01) / cycles(1.0, 1.0)  # sparse vectors pay more per thread
+    with pytest.raises(td.ConfigError, match="cvt_banks"):
+        td.simulate(td.workloads.vgiw_example(), "gtx480", td.schemes.Vgiw(cvt_banks=0))
+
+
+def test_design_space_lvc_and_token_buffers_are_substitutes() -> None:
+    # docs/models/vgiw.md "Design space": with shallow token buffers a bigger
+    # LVC (fewer misses to L2) pays; with deep ones the misses are hidden.
+    wl = td.workloads.divergent_cfg(blocks=12, threads=16384, divergence=0.3)
+
+    def gain(entries: int) -> float:
+        t = [
+            td.simulate(
+                wl, "gtx480", td.schemes.Vgiw(token_buffer_entries=entries, lvc_bytes=b)
+            ).makespan_cycles
+            for b in (16384, 262144)
+        ]
+        return t[0] / t[1]
+
+    assert gain(16) > 1.2  # 1.38: LVC-bound at 16 KB, latency-bound at 256 KB
+    assert gain(128) < 1.05  # 1.04: the L1 banks bound both
+
+
+def test_token_buffer_storage_follows_the_entries() -> None:
+    per_unit = 0.3 * 4 * 65536 / 108  # §3.4's buffers for the default 45 entries
+    wl = td.workloads.vgiw_example()
+    got = td.simulate(wl, "gtx480", td.schemes.Sgmf(token_buffer_entries=90))
+    assert got.metrics["storage_bytes"] == pytest.approx(2 * 108 * per_unit)

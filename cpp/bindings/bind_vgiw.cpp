@@ -21,6 +21,9 @@ const std::vector<std::pair<const char*, BranchKind>> kBranches = {
     {"none", BranchKind::NONE},       {"probability", BranchKind::PROBABILITY},
     {"predicate", BranchKind::PREDICATE}, {"loop", BranchKind::LOOP},
     {"paths", BranchKind::PATHS}};
+const std::vector<std::pair<const char*, vgiw::MemPattern>> kPatterns = {
+    {"coalesced", vgiw::MemPattern::COALESCED}, {"strided", vgiw::MemPattern::STRIDED},
+    {"scattered", vgiw::MemPattern::SCATTERED}};
 
 // A number that is not a bool (True would otherwise pass as 1).
 double number(const py::handle& v, const std::string& where) {
@@ -85,9 +88,16 @@ BasicBlock block_from(const py::dict& d, std::size_t index) {
         if (name == n) b.branch = kind, found = true;
       if (!found)
         throw ConfigError(at + " is '" + name + "'; valid: none, probability, predicate, loop, paths");
+    } else if (key == "pattern") {
+      const auto name = text(v, at);
+      bool found = false;
+      for (const auto& [n, kind] : kPatterns)
+        if (name == n) b.pattern = kind, found = true;
+      if (!found)
+        throw ConfigError(at + " is '" + name + "'; valid: coalesced, strided, scattered");
     } else {
       throw ConfigError(where + "'" + key + "' is unknown; valid: name, alu, special, ldst, "
-                        "lv_loads, lv_stores, split_join, mem_intensity, succ, branch, p, "
+                        "lv_loads, lv_stores, split_join, mem_intensity, pattern, succ, branch, p, "
                         "trips_min, trips_max, defs, uses");
     }
   }
@@ -104,6 +114,8 @@ py::dict block_dict(const BasicBlock& b) {
   d["lv_stores"] = b.lv_stores;
   d["split_join"] = b.split_join;
   d["mem_intensity"] = b.mem_intensity;
+  for (const auto& [n, kind] : kPatterns)
+    if (kind == b.pattern) d["pattern"] = n;
   d["succ"] = b.succ;
   for (const auto& [n, kind] : kBranches)
     if (kind == b.branch) d["branch"] = n;

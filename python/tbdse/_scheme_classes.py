@@ -635,14 +635,25 @@ class Simt(Scheme):
     Keyword arguments:
         warp_size [threads]: threads per warp; lane utilisation counts this many lanes; default
             32 (VGIW §2, Fig. 1b).
-        issue_efficiency [fraction]: share of peak issue the warps sustain (stalls not hidden);
-            calibrated on Fig. 7; default 0.23 (tbdse (calibrated on VGIW Fig. 7)).
+        issue_efficiency [fraction]: share of peak issue the schedulers sustain with ready warps
+            (one residual per GPU; latency and occupancy stalls are modelled); calibrated on
+            Fig. 7's mean; default 0.074 (tbdse (calibrated on VGIW Fig. 7)).
         ldst_units [units]: load/store units: a warp memory instruction takes warp_size /
             ldst_units cycles of that pipe; default 16 (Fermi SM (16)).
         sfu_units [units]: special function units: a warp special instruction takes warp_size /
             sfu_units cycles of that pipe; default 4 (Fermi SM (4)).
         rf_accesses_per_instruction [accesses]: register-file accesses per warp instruction, one
             per warp (Fig. 3's count); default 3.0 (VGIW Fig. 3 (tbdse: 2 reads + 1 write)).
+        alu_latency [cycles]: cycles before an instruction dependent on an ALU/FPU result may
+            issue; default 22 (CUDA C Programming Guide 4.0 §5.2.3 (about 22 on cc 2.x)).
+        sfu_latency [cycles]: cycles before an instruction dependent on a special-function
+            result may issue; default 40 (tbdse assumption (tens of cycles on Fermi)).
+        block_threads [threads]: threads per thread block: warps are resident in blocks of this
+            many, within the GPU's tb_slots, threads_per_sm and regs_per_sm; default 256 (tbdse
+            assumption (Rodinia launches mostly 256)).
+        mem_sample_threads [threads]: threads (whole warps) whose accesses go through the memory
+            hierarchy; per-block averages are charged to all warps; default 2048 (tbdse (a
+            sampling choice)).
         dram_bytes_per_cycle [B/cycle]: the SM's DRAM share: GTX480 177.4 GB/s over 15 SMs at
             1.4 GHz is 8.4; default 8.0 (VGIW §4 (tbdse's per-SM share)).
         label: a name for tables and legends instead of the generated one.
@@ -655,10 +666,14 @@ class Simt(Scheme):
         *,
         label: str | None = None,
         warp_size: int = 32,
-        issue_efficiency: float = 0.23,
+        issue_efficiency: float = 0.074,
         ldst_units: int = 16,
         sfu_units: int = 4,
         rf_accesses_per_instruction: float = 3.0,
+        alu_latency: int = 22,
+        sfu_latency: int = 40,
+        block_threads: int = 256,
+        mem_sample_threads: int = 2048,
         dram_bytes_per_cycle: float = 8.0,
     ) -> None:
         super().__init__(
@@ -668,6 +683,10 @@ class Simt(Scheme):
             ldst_units=ldst_units,
             sfu_units=sfu_units,
             rf_accesses_per_instruction=rf_accesses_per_instruction,
+            alu_latency=alu_latency,
+            sfu_latency=sfu_latency,
+            block_threads=block_threads,
+            mem_sample_threads=mem_sample_threads,
             dram_bytes_per_cycle=dram_bytes_per_cycle,
         )
 
@@ -694,10 +713,19 @@ class Sgmf(Scheme):
         hop_cycles [cycles]: pipeline fill per dataflow level (a unit and a switch hop); a
             block's depth is ceil(ops / 2) levels (tbdse's); default 2 (VGIW §3.5 (tbdse
             assumption)).
-        l1_latency [cycles]: added to the pipeline fill of a block with loads or stores; default
-            30 (tbdse assumption (Fermi L1 hit)).
         dram_bytes_per_cycle [B/cycle]: the core's DRAM share: GTX480 177.4 GB/s over 15 SMs at
             1.4 GHz is 8.4; default 8.0 (VGIW §4 (tbdse's per-core share)).
+        l1_banks [banks]: L1 banks of one 4-byte word each; a wave of the replicas' uncoalesced
+            accesses takes its busiest bank's count of cycles; default 32 (VGIW Table 1 (32
+            banks)).
+        token_buffer_entries [threads]: token-buffer entries per unit: threads a replica keeps
+            in flight, so a block streams at most replicas x entries / (fill + load latency)
+            threads per cycle (tagged-token dataflow hides latency up to this depth); default 45
+            (VGIW §3.5 (§3.4: 0.3 x 256 KB over 108 units = 728 B per unit, entries of three
+            4-byte operands + a 4-byte tag: 45)).
+        mem_sample_threads [threads]: threads (whole warps) whose accesses go through the memory
+            hierarchy; per-block averages are charged to all threads; default 2048 (tbdse (a
+            sampling choice)).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -715,8 +743,10 @@ class Sgmf(Scheme):
         fabric_cvu: int = 16,
         fabric_scale: float = 1.0,
         hop_cycles: int = 2,
-        l1_latency: int = 30,
         dram_bytes_per_cycle: float = 8.0,
+        l1_banks: int = 32,
+        token_buffer_entries: int = 45,
+        mem_sample_threads: int = 2048,
     ) -> None:
         super().__init__(
             label=label,
@@ -728,8 +758,10 @@ class Sgmf(Scheme):
             fabric_cvu=fabric_cvu,
             fabric_scale=fabric_scale,
             hop_cycles=hop_cycles,
-            l1_latency=l1_latency,
             dram_bytes_per_cycle=dram_bytes_per_cycle,
+            l1_banks=l1_banks,
+            token_buffer_entries=token_buffer_entries,
+            mem_sample_threads=mem_sample_threads,
         )
 
 
@@ -755,13 +787,24 @@ class Vgiw(Scheme):
         hop_cycles [cycles]: pipeline fill per dataflow level (a unit and a switch hop); a
             block's depth is ceil(ops / 2) levels (tbdse's); default 2 (VGIW §3.5 (tbdse
             assumption)).
-        l1_latency [cycles]: added to the pipeline fill of a block with loads or stores; default
-            30 (tbdse assumption (Fermi L1 hit)).
         dram_bytes_per_cycle [B/cycle]: the core's DRAM share: GTX480 177.4 GB/s over 15 SMs at
             1.4 GHz is 8.4; default 8.0 (VGIW §4 (tbdse's per-core share)).
+        l1_banks [banks]: L1 banks of one 4-byte word each; a wave of the replicas' uncoalesced
+            accesses takes its busiest bank's count of cycles; default 32 (VGIW Table 1 (32
+            banks)).
+        token_buffer_entries [threads]: token-buffer entries per unit: threads a replica keeps
+            in flight, so a block streams at most replicas x entries / (fill + load latency)
+            threads per cycle (tagged-token dataflow hides latency up to this depth); default 45
+            (VGIW §3.5 (§3.4: 0.3 x 256 KB over 108 units = 728 B per unit, entries of three
+            4-byte operands + a 4-byte tag: 45)).
+        mem_sample_threads [threads]: threads (whole warps) whose accesses go through the memory
+            hierarchy; per-block averages are charged to all threads; default 2048 (tbdse (a
+            sampling choice)).
         reconfig_model: fixed: reconfig_cycles per configuration (§2: 34); sqrt: 11 x
             sqrt(units) cycles, twice (§3.2: 2 x ceil(11 x sqrt(108)) = 230 for 108 units);
-            default 'fixed' (VGIW §2, §3.2).
+            sqrt_overlap: the first pass fills the prefetch FIFO while the previous block runs
+            (charged only beyond that block's time), the second is charged; default 'fixed'
+            (VGIW §2, §3.2).
         reconfig_cycles [cycles]: cycles of one reconfiguration under reconfig_model 'fixed';
             default 34 (VGIW §2 (34)).
         cvt_bits [bits]: control vector table size: tiles of cvt_bits / blocks threads (a
@@ -772,6 +815,18 @@ class Vgiw(Scheme):
         split_cut_values [values]: live values stored and reloaded through the LVC at each cut
             of a block split because it is bigger than the fabric; default 2 (VGIW §1 (tbdse
             assumption)).
+        lvc_bytes [B]: live value cache capacity; a tile's live values beyond it miss to L2;
+            default 65536 (VGIW §3.4 (64 KB)).
+        lvc_banks [words/cycle]: LVC banks of one word per cycle (a thread's values skewed over
+            the banks); default 32 (VGIW §3.4 (banked like an L1; count tbdse's)).
+        lvc_hit_cycles [cycles]: LVC hit latency, part of a thread's time in a block (hidden by
+            token buffers); default 20 (tbdse assumption).
+        cvt_banks [banks]: CVT banks of one 64-bit word per cycle: a block execution reads each
+            non-empty word once and ORs two packets back per word (one per successor); default 8
+            (VGIW §3.3 (8 banks)).
+        bbs_packets_per_cycle [packets/cycle]: thread-batch packets (a 16-bit base id and a
+            64-bit bitmap) the basic block scheduler sends the core per cycle: sparse vectors
+            need more packets per thread; default 1.0 (VGIW §3.2 (packet format); rate tbdse's).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -789,13 +844,20 @@ class Vgiw(Scheme):
         fabric_cvu: int = 16,
         fabric_scale: float = 1.0,
         hop_cycles: int = 2,
-        l1_latency: int = 30,
         dram_bytes_per_cycle: float = 8.0,
-        reconfig_model: Literal["fixed", "sqrt"] = "fixed",
+        l1_banks: int = 32,
+        token_buffer_entries: int = 45,
+        mem_sample_threads: int = 2048,
+        reconfig_model: Literal["fixed", "sqrt", "sqrt_overlap"] = "fixed",
         reconfig_cycles: int = 34,
         cvt_bits: int = 1048576,
         lvc_line_threads: int = 32,
         split_cut_values: int = 2,
+        lvc_bytes: int = 65536,
+        lvc_banks: int = 32,
+        lvc_hit_cycles: int = 20,
+        cvt_banks: int = 8,
+        bbs_packets_per_cycle: float = 1.0,
     ) -> None:
         super().__init__(
             label=label,
@@ -807,11 +869,18 @@ class Vgiw(Scheme):
             fabric_cvu=fabric_cvu,
             fabric_scale=fabric_scale,
             hop_cycles=hop_cycles,
-            l1_latency=l1_latency,
             dram_bytes_per_cycle=dram_bytes_per_cycle,
+            l1_banks=l1_banks,
+            token_buffer_entries=token_buffer_entries,
+            mem_sample_threads=mem_sample_threads,
             reconfig_model=reconfig_model,
             reconfig_cycles=reconfig_cycles,
             cvt_bits=cvt_bits,
             lvc_line_threads=lvc_line_threads,
             split_cut_values=split_cut_values,
+            lvc_bytes=lvc_bytes,
+            lvc_banks=lvc_banks,
+            lvc_hit_cycles=lvc_hit_cycles,
+            cvt_banks=cvt_banks,
+            bbs_packets_per_cycle=bbs_packets_per_cycle,
         )

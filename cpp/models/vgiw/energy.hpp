@@ -1,22 +1,50 @@
-// Per-access energies of the relative energy estimate (docs/models/vgiw.md,
-// "Energy").  tbdse's defaults, in units of one ALU operation: the paper
-// reports energy from GPUWattch and RTL synthesis but no per-access figures.
-// Their ratios follow the paper's argument (§1, §2): a warp instruction's
-// fetch/decode/schedule and register-file accesses are the von Neumann
-// overheads the fabric removes; an LVC access is cache-like.
+// Energy of the control-flow machines (docs/models/vgiw.md "Energy"): static
+// power x time plus dynamic per-access energies, at three levels as VGIW
+// Fig. 10 reports them: core (the compute engine: Fermi's pipeline, register
+// file and lanes; VGIW's fabric, LVC, CVT), die (+ L1, L2 and the on-chip
+// network) and system (+ DRAM).  The paper gives ratios only (GPUWattch and
+// RTL results), so each figure's source is stated:
+//   [H] M. Horowitz, "Computing's energy problem", ISSCC 2014 (45 nm):
+//       32-bit FP add 0.9 pJ, FP multiply 3.7 pJ; 64-bit SRAM read 10 pJ
+//       (8 KB), 20 pJ (32 KB), 100 pJ (1 MB); DRAM 1.3-2.6 nJ per 64 bits.
+//   [P] VGIW §1 citing GPUWattch and Gebhart et al.: pipeline + register
+//       file are ~30% of a GPGPU's power; kWarpIssue is set so that simt's
+//       pipeline + RF share of its system energy averages about 30% over the
+//       21 Rodinia presets (docs/models/vgiw.md, "Energy"; 4.7 nJ is within
+//       a Fermi SM's ~12 nJ per warp instruction at 250 W, 15 SMs, 1.4 GHz).
+//   [T] tbdse's assumption.
+// Energies in pJ; static powers in pJ per cycle of the 1.4 GHz core clock
+// (1 W = 714 pJ per cycle).
 #pragma once
 
 namespace tbdse::vgiw::energy {
 
-inline constexpr double kAluOp = 1.0;           // one thread's ALU/FPU operation
-inline constexpr double kSpecialOp = 4.0;       // one thread's div/sqrt/transcendental
-inline constexpr double kL1Access = 2.0;        // one thread's load/store at the L1 (word)
-inline constexpr double kDramByte = 0.5;        // one byte moved from DRAM
-inline constexpr double kWarpIssue = 20.0;      // fetch, decode, schedule of a warp instruction
-inline constexpr double kRfAccess = 12.0;       // one warp-wide register-file access
-inline constexpr double kToken = 0.3;           // one operand token over the fabric interconnect
-inline constexpr double kLvcAccess = 12.0;      // one LVC line access
-inline constexpr double kCvtThread = 0.05;      // one thread's CVT bit read and write
-inline constexpr double kConfigureUnit = 2.0;   // configuring one unit once
+// Dynamic, per access or operation.
+inline constexpr double kAluOp = 3.0;        // a thread's FPU/ALU op: [H] add/multiply mix + latches [T]
+inline constexpr double kSpecialOp = 15.0;   // div/sqrt/transcendental: about 4 multiplies [H, T]
+inline constexpr double kWarpIssue = 4700.0;  // fetch, decode, scoreboard, schedule, latches of a warp instruction [P]
+inline constexpr double kRfAccess = 160.0;   // warp-wide operand: 16 x 64-bit reads of an 8 KB bank [H]
+inline constexpr double kL1Request = 5.0;    // tag lookup of one L1 request [T]
+inline constexpr double kL1Word = 25.0;      // one 64-bit bank access of a 64 KB array [H] (a word)
+inline constexpr double kL1Sector = 100.0;   // a 32-byte sector: 4 bank accesses [H]
+inline constexpr double kL2Sector = 500.0;   // 4 x 100 pJ reads of a 1 MB array [H] + 100 pJ network [T]
+inline constexpr double kDramByte = 244.0;   // [H] 1.95 nJ per 64 bits
+inline constexpr double kToken = 3.0;        // a token-buffer write + read and one switch hop [H scaled, T]
+inline constexpr double kLvcWord = 25.0;     // one thread's live value in the 64 KB LVC [H]
+inline constexpr double kCvtThread = 0.4;    // one thread's CVT bit: a 64-bit word per 64 threads [H]
+inline constexpr double kConfigureUnit = 10.0;  // a unit's configuration word sent through the grid [T]
+
+// Static power per core, pJ per cycle [T]: a GTX480 SM's share of leakage
+// and background power (core 0.5 W; L1/L2/network/controllers 0.3 W; DRAM
+// background 0.2 W: 15 W over the card's 15 SMs).  The VGIW core is taken to
+// leak as much as the SM it replaces (the paper gives no figure).
+inline constexpr double kCoreStatic = 357.0;
+inline constexpr double kDieStatic = 214.0;
+inline constexpr double kDramStatic = 143.0;
+
+// The three levels of one run.
+struct Levels {
+  double core = 0, die = 0, system = 0;
+};
 
 }  // namespace tbdse::vgiw::energy

@@ -287,6 +287,7 @@ CfgKernel::CfgKernel(std::string name, std::vector<BasicBlock> blocks, std::int6
   for (const auto& blk : blocks_) {
     h.add_signed(blk.alu).add_signed(blk.special).add_signed(blk.ldst).add_signed(blk.lv_loads);
     h.add_signed(blk.lv_stores).add_signed(blk.split_join).add_double(blk.mem_intensity);
+    h.add(static_cast<std::uint64_t>(blk.pattern));
     h.add(static_cast<std::uint64_t>(blk.branch)).add_double(blk.p);
     h.add_signed(blk.trips_min).add_signed(blk.trips_max);
     h.add_span(std::span<const std::int32_t>(blk.succ));

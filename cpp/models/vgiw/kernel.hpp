@@ -30,6 +30,12 @@ enum class BranchKind {
   PATHS,        // the kernel's explicit per-thread paths decide
 };
 
+// How a block's global accesses walk memory (docs/models/vgiw.md "Memory"):
+// COALESCED, thread t reads word t of an array; STRIDED, word t x 32 (one
+// 128-byte line per thread, as a transposing or column walk); SCATTERED, a
+// pseudo-random word of a 16 MB region (a gather through an index).
+enum class MemPattern { COALESCED, STRIDED, SCATTERED };
+
 struct BasicBlock {
   std::string name;
   // Operations one thread executes in this block (its dataflow graph's nodes).
@@ -45,6 +51,7 @@ struct BasicBlock {
   // Share (0..1) of the block's load/store accesses that miss the L1 and
   // move a 4-byte word from DRAM (tbdse's reading of "memory intensity").
   double mem_intensity = 0.0;
+  MemPattern pattern = MemPattern::COALESCED;  // how the accesses walk memory
   std::vector<std::int32_t> succ;  // 0, 1 or 2 successor ids
   BranchKind branch = BranchKind::NONE;
   double p = 0.5;  // PROBABILITY / PREDICATE: chance of succ[0]

@@ -34,7 +34,14 @@ enum Metric {
   SPLIT_BLOCKS,       // vgiw: blocks bigger than the fabric
   DRAM_BYTES,
   MEMORY_BOUND_SHARE,  // share of cycles in which DRAM bandwidth was the limit
-  ENERGY,              // relative units (energy.hpp)
+  ENERGY,              // nJ, system level: + DRAM (energy.hpp)
+  RESIDENT_WARPS,      // simt: warps resident per SM (occupancy)
+  LOAD_LATENCY,        // mean cycles a load waits (simt: per warp load, fabric: per thread)
+  BANK_CYCLES,         // fabric: mean L1 cycles per wave of uncoalesced accesses
+  LVC_HIT_RATE,        // vgiw: share of LVC accesses that hit
+  LIMIT,               // which bound set the time (simt: 0 issue, 1 latency, 2 mshr, 3 dram)
+  ENERGY_CORE,         // nJ: the compute engine (energy.hpp)
+  ENERGY_DIE,          // nJ: + L1, L2, network
   kMetricCount
 };
 
@@ -52,8 +59,18 @@ UnitCounts fabric_units(const P& p) {
 }
 
 // Pipeline fill of one replica of a block: ceil(ops / 2) dataflow levels of
-// hop_cycles, plus the L1 latency when it accesses memory (tbdse's).
-std::int64_t fill_cycles(const UnitCounts& units, std::int64_t hop_cycles, std::int64_t l1_latency);
+// hop_cycles, plus a load's latency when it accesses memory (tbdse's).
+std::int64_t fill_cycles(const UnitCounts& units, std::int64_t hop_cycles, std::int64_t load_latency);
+
+// simt occupancy: registers a thread needs (tbdse's: 8 + the widest block's
+// live values and half its instructions, at most Fermi's 63) and the warps
+// resident per SM within tb_slots, threads_per_sm and regs_per_sm.
+std::int64_t registers_per_thread(const CfgKernel& k);
+std::int64_t resident_warps(const SimtParams& p, const GpuConfig& gpu, const CfgKernel& k);
+
+// Records the three energy levels (pJ in, nJ out) in a row's metrics.
+void set_energy(std::vector<double>& m, double core_dynamic, double memory_dynamic,
+                double dram_bytes, double cycles);
 
 // `values`: also return each thread's executed path length (series "path_length").
 RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r, bool values);

@@ -2,14 +2,19 @@
 // runs the union of its threads' paths block by block under an active mask,
 // with the classic reconvergence stack: on divergence the entry waits at the
 // branch's immediate post-dominator while one entry per target runs there.
-// Warps are independent, so the machine's time is the busiest of its issue
-// pipes (ALU lanes, LD/ST units, SFUs, the issue width) or DRAM.
+// Time is the largest of: the busiest issue pipe (ALU lanes, LD/ST units at
+// one L1 line per cycle, SFUs, the issue width) over the GPU's residual issue
+// efficiency; the warps' critical paths (dependent-instruction and memory
+// latencies) over the resident warps that overlap them; L1 misses in flight
+// over the MSHRs; DRAM bytes over the SM's bandwidth share.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
+#include "core/errors.hpp"
 #include "models/vgiw/energy.hpp"
 #include "models/vgiw/machines.hpp"
+#include "models/vgiw/memory.hpp"
 
 namespace tbdse::vgiw {
 
@@ -23,6 +28,29 @@ struct StackEntry {
 
 }  // namespace
 
+std::int64_t registers_per_thread(const CfgKernel& k) {
+  std::int64_t need = 0;
+  for (std::int32_t b = 0; b < k.block_count(); ++b) {
+    const BasicBlock& blk = k.blocks()[static_cast<std::size_t>(b)];
+    need = std::max(need, k.lv_loads(b) + k.lv_stores(b) + (blk.simt_instructions() + 1) / 2);
+  }
+  return std::min<std::int64_t>(63, 8 + need);
+}
+
+std::int64_t resident_warps(const SimtParams& p, const GpuConfig& gpu, const CfgKernel& k) {
+  const std::int64_t ws = p.warp_size;
+  const std::int64_t block_warps = (p.block_threads + ws - 1) / ws;
+  const std::int64_t block_regs = registers_per_thread(k) * block_warps * ws;
+  const std::int64_t by_threads = gpu.threads_per_sm / (block_warps * ws);
+  const std::int64_t by_regs = gpu.regs_per_sm / block_regs;
+  const std::int64_t blocks = std::min({gpu.tb_slots, by_threads, by_regs});
+  if (blocks < 1)
+    throw ConfigError("simt: one thread block of block_threads = " + std::to_string(p.block_threads) +
+                      " does not fit an SM of GPU '" + gpu.name + "' (threads_per_sm, regs_per_sm)");
+  const std::int64_t warps = (k.threads() + ws - 1) / ws;
+  return std::min(blocks * block_warps, warps);
+}
+
 RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r, bool values) {
   Walker walker(k, r.model_key);
   const auto& blocks = k.blocks();
@@ -32,6 +60,11 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   // Warp instructions by pipe, and thread instructions actually executed.
   double alu_wi = 0, special_wi = 0, ldst_wi = 0, active_instr = 0, executions = 0;
   double alu_ops = 0, special_ops = 0, ldst_ops = 0, dram_bytes = 0;
+  const auto nb = static_cast<std::size_t>(k.block_count());
+  // Per block: warp executions, warp memory instructions, thread accesses.
+  std::vector<double> warp_runs(nb), accesses(nb);
+  MemoryProbe probe(r.gpu, k, r.model_key, p.mem_sample_threads, p.dram_bytes_per_cycle);
+  std::int32_t steps[64];
   std::vector<StackEntry> stack;
   for (std::int64_t base = 0; base < k.threads(); base += ws) {
     const std::int64_t count = std::min(ws, k.threads() - base);
@@ -55,7 +88,15 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
       alu_ops += active * static_cast<double>(blk.alu);
       special_ops += active * static_cast<double>(blk.special);
       ldst_ops += active * static_cast<double>(blk.ldst);
-      dram_bytes += active * static_cast<double>(blk.ldst) * blk.mem_intensity * 4.0;
+      warp_runs[static_cast<std::size_t>(b)] += 1;
+      accesses[static_cast<std::size_t>(b)] += active * static_cast<double>(blk.ldst);
+      if (blk.ldst > 0 && probe.sampled(base)) {
+        for (std::uint64_t m = mask; m; m &= m - 1) {
+          const int lane = std::countr_zero(m);
+          steps[lane] = static_cast<std::int32_t>(walker.steps(base + lane));
+        }
+        probe.warp(b, base, mask, steps);
+      }
       // Group the active threads by their next block (at most two targets).
       std::int32_t target[2] = {-1, -1};
       std::uint64_t group[2] = {0, 0};
@@ -79,10 +120,30 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   const double warp_instructions = alu_wi + special_wi + ldst_wi;
   const double wsd = static_cast<double>(ws);
   const double lanes = static_cast<double>(std::max<std::int64_t>(1, r.gpu.lanes));
-  const double pipes = std::max({alu_wi * wsd / lanes, ldst_wi * wsd / static_cast<double>(p.ldst_units),
+  const std::vector<BlockMemory> mem = probe.result();
+  const MemoryConfig& mc = probe.config();
+  const double miss_latency = static_cast<double>(mc.l2_hit_cycles + mc.dram_latency);
+  double ldst_pipe = 0, critical = 0, misses = 0;
+  for (std::size_t b = 0; b < nb; ++b) {
+    const BasicBlock& blk = blocks[b];
+    const double loads = static_cast<double>(blk.ldst - (blk.ldst >= 2 ? 1 : 0));
+    // An L1 takes one line per cycle; a warp instruction at least warp_size / ldst_units.
+    ldst_pipe += warp_runs[b] * static_cast<double>(blk.ldst) *
+                 std::max(wsd / static_cast<double>(p.ldst_units), mem[b].lines);
+    // A block's dependence depth: two independent chains (tbdse's, as the fabric's fill).
+    const double depth = std::ceil(static_cast<double>(blk.alu) / 2) * static_cast<double>(p.alu_latency) +
+                         std::ceil(static_cast<double>(blk.special) / 2) * static_cast<double>(p.sfu_latency) +
+                         std::ceil(loads / 2) * mem[b].load_latency;
+    critical += warp_runs[b] * depth;
+    dram_bytes += accesses[b] * mem[b].dram_bytes;
+    misses += accesses[b] * mem[b].line_misses;
+  }
+  const double pipes = std::max({alu_wi * wsd / lanes, ldst_pipe,
                                  special_wi * wsd / static_cast<double>(p.sfu_units),
                                  warp_instructions / static_cast<double>(std::max<std::int64_t>(1, r.gpu.issue_width))});
-  const double compute = pipes / p.issue_efficiency;
+  const double warps = static_cast<double>(resident_warps(p, r.gpu, k));
+  const double compute = std::max({pipes / p.issue_efficiency, critical / warps,
+                                   misses * miss_latency / static_cast<double>(mc.l1_mshrs)});
   const double dram = dram_bytes / p.dram_bytes_per_cycle;
   const double cycles = std::max(1.0, std::ceil(std::max(compute, dram)));
   const double rf = warp_instructions * p.rf_accesses_per_instruction;
@@ -100,9 +161,20 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   m[WARP_INSTRUCTIONS] = warp_instructions;
   m[DRAM_BYTES] = dram_bytes;
   m[MEMORY_BOUND_SHARE] = dram > compute ? 1.0 : 0.0;
-  m[ENERGY] = warp_instructions * energy::kWarpIssue + rf * energy::kRfAccess +
-              alu_ops * energy::kAluOp + special_ops * energy::kSpecialOp +
-              ldst_wi * 4.0 * energy::kL1Access + dram_bytes * energy::kDramByte;
+  m[RESIDENT_WARPS] = warps;
+  double lat = 0, lat_n = 0;
+  for (std::size_t b = 0; b < nb; ++b) lat += accesses[b] * mem[b].load_latency, lat_n += accesses[b];
+  m[LOAD_LATENCY] = lat_n > 0 ? lat / lat_n : 0.0;
+  const double bounds[4] = {pipes / p.issue_efficiency, critical / warps,
+                            misses * miss_latency / static_cast<double>(mc.l1_mshrs), dram};
+  m[LIMIT] = static_cast<double>(std::max_element(bounds, bounds + 4) - bounds);
+  double l1l2 = 0;
+  for (std::size_t b = 0; b < nb; ++b)
+    l1l2 += accesses[b] * (mem[b].l1_requests * energy::kL1Request + mem[b].l1_sectors * energy::kL1Sector +
+                           mem[b].l2_sectors * energy::kL2Sector);
+  set_energy(m, warp_instructions * energy::kWarpIssue + rf * energy::kRfAccess +
+                    alu_ops * energy::kAluOp + special_ops * energy::kSpecialOp,
+             l1l2, dram_bytes, cycles);
   if (values) out.values = walker.path_series();
   return out;
 }

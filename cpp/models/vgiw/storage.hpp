@@ -22,13 +22,17 @@ inline constexpr double kLvcBytes = 64.0 * 1024;            // §3.4
 inline constexpr double kFermiRfBytes = 4 * kLvcBytes;      // §3.4: the LVC is 4x smaller
 inline constexpr double kTableOneUnits = 108;               // Table 1
 inline constexpr double kTokenBufferBytesPerUnit = 0.3 * kFermiRfBytes / kTableOneUnits;
+// Those 728.2 B hold the default token_buffer_entries (45, vgiw_params.hpp):
+// the buffers grow with the entries (the token-buffer depth axis has a cost).
+inline constexpr double kTokenBufferEntries = 45;
 
 // The MT-CGRF's token buffers for this fabric (sgmf and vgiw alike).
 template <class P>
 double fabric_buffer_bytes(const P& p) {
   const UnitCounts units = fabric_units(p);
   const auto total = std::accumulate(units.begin(), units.end(), std::int64_t{0});
-  return kTokenBufferBytesPerUnit * static_cast<double>(total);
+  return kTokenBufferBytesPerUnit * static_cast<double>(p.token_buffer_entries) / kTokenBufferEntries *
+         static_cast<double>(total);
 }
 
 inline double sgmf_storage_bytes(const SgmfParams& p) { return fabric_buffer_bytes(p); }

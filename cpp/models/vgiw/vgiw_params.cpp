@@ -26,13 +26,26 @@ void add_fabric(ParamTable<P>& t) {
                          .doc = "pipeline fill per dataflow level (a unit and a switch hop); a "
                                 "block's depth is ceil(ops / 2) levels (tbdse's)",
                          .paper_ref = "VGIW §3.5 (tbdse assumption)", .min_value = 0, .max_value = 1e6});
-  t.add(&P::l1_latency, {.name = "l1_latency", .unit = "cycles",
-                         .doc = "added to the pipeline fill of a block with loads or stores",
-                         .paper_ref = "tbdse assumption (Fermi L1 hit)", .min_value = 0, .max_value = 1e6});
   t.add(&P::dram_bytes_per_cycle,
         {.name = "dram_bytes_per_cycle", .unit = "B/cycle",
          .doc = "the core's DRAM share: GTX480 177.4 GB/s over 15 SMs at 1.4 GHz is 8.4",
          .paper_ref = "VGIW §4 (tbdse's per-core share)", .min_value = 0.001, .max_value = 1e6});
+  t.add(&P::l1_banks, {.name = "l1_banks", .unit = "banks",
+                       .doc = "L1 banks of one 4-byte word each; a wave of the replicas' "
+                              "uncoalesced accesses takes its busiest bank's count of cycles",
+                       .paper_ref = "VGIW Table 1 (32 banks)", .min_value = 1, .max_value = 1024});
+  t.add(&P::token_buffer_entries,
+        {.name = "token_buffer_entries", .unit = "threads",
+         .doc = "token-buffer entries per unit: threads a replica keeps in flight, so a block "
+                "streams at most replicas x entries / (fill + load latency) threads per cycle "
+                "(tagged-token dataflow hides latency up to this depth)",
+         .paper_ref = "VGIW §3.5 (§3.4: 0.3 x 256 KB over 108 units = 728 B per unit, entries of three 4-byte operands + a 4-byte tag: 45)",
+         .min_value = 1, .max_value = 1e6});
+  t.add(&P::mem_sample_threads,
+        {.name = "mem_sample_threads", .unit = "threads",
+         .doc = "threads (whole warps) whose accesses go through the memory hierarchy; per-block "
+                "averages are charged to all threads",
+         .paper_ref = "tbdse (a sampling choice)", .min_value = 32, .max_value = 1 << 26});
 }
 
 }  // namespace
@@ -45,7 +58,8 @@ const ParamTable<SimtParams>& SimtParams::params() {
                                    .paper_ref = "VGIW §2, Fig. 1b", .min_value = 1, .max_value = 64});
     t.add(&SimtParams::issue_efficiency,
           {.name = "issue_efficiency", .unit = "fraction",
-           .doc = "share of peak issue the warps sustain (stalls not hidden); calibrated on Fig. 7",
+           .doc = "share of peak issue the schedulers sustain with ready warps (one residual per "
+                  "GPU; latency and occupancy stalls are modelled); calibrated on Fig. 7's mean",
            .paper_ref = "tbdse (calibrated on VGIW Fig. 7)", .min_value = 0.01, .max_value = 1});
     t.add(&SimtParams::ldst_units, {.name = "ldst_units", .unit = "units",
                                     .doc = "load/store units: a warp memory instruction takes "
@@ -59,6 +73,26 @@ const ParamTable<SimtParams>& SimtParams::params() {
           {.name = "rf_accesses_per_instruction", .unit = "accesses",
            .doc = "register-file accesses per warp instruction, one per warp (Fig. 3's count)",
            .paper_ref = "VGIW Fig. 3 (tbdse: 2 reads + 1 write)", .min_value = 0, .max_value = 16});
+    t.add(&SimtParams::alu_latency,
+          {.name = "alu_latency", .unit = "cycles",
+           .doc = "cycles before an instruction dependent on an ALU/FPU result may issue",
+           .paper_ref = "CUDA C Programming Guide 4.0 §5.2.3 (about 22 on cc 2.x)",
+           .min_value = 0, .max_value = 1e6});
+    t.add(&SimtParams::sfu_latency,
+          {.name = "sfu_latency", .unit = "cycles",
+           .doc = "cycles before an instruction dependent on a special-function result may issue",
+           .paper_ref = "tbdse assumption (tens of cycles on Fermi)", .min_value = 0, .max_value = 1e6});
+    t.add(&SimtParams::block_threads,
+          {.name = "block_threads", .unit = "threads",
+           .doc = "threads per thread block: warps are resident in blocks of this many, within "
+                  "the GPU's tb_slots, threads_per_sm and regs_per_sm",
+           .paper_ref = "tbdse assumption (Rodinia launches mostly 256)", .min_value = 1,
+           .max_value = 1 << 20});
+    t.add(&SimtParams::mem_sample_threads,
+          {.name = "mem_sample_threads", .unit = "threads",
+           .doc = "threads (whole warps) whose accesses go through the memory hierarchy; per-block "
+                  "averages are charged to all warps",
+           .paper_ref = "tbdse (a sampling choice)", .min_value = 32, .max_value = 1 << 26});
     t.add(&SimtParams::dram_bytes_per_cycle,
           {.name = "dram_bytes_per_cycle", .unit = "B/cycle",
            .doc = "the SM's DRAM share: GTX480 177.4 GB/s over 15 SMs at 1.4 GHz is 8.4",
@@ -84,8 +118,10 @@ const ParamTable<VgiwParams>& VgiwParams::params() {
     t.add(&VgiwParams::reconfig_model,
           {.name = "reconfig_model",
            .doc = "fixed: reconfig_cycles per configuration (§2: 34); sqrt: 11 x sqrt(units) "
-                  "cycles, twice (§3.2: 2 x ceil(11 x sqrt(108)) = 230 for 108 units)",
-           .paper_ref = "VGIW §2, §3.2", .choices = {"fixed", "sqrt"}});
+                  "cycles, twice (§3.2: 2 x ceil(11 x sqrt(108)) = 230 for 108 units); "
+                  "sqrt_overlap: the first pass fills the prefetch FIFO while the previous block "
+                  "runs (charged only beyond that block's time), the second is charged",
+           .paper_ref = "VGIW §2, §3.2", .choices = {"fixed", "sqrt", "sqrt_overlap"}});
     t.add(&VgiwParams::reconfig_cycles,
           {.name = "reconfig_cycles", .unit = "cycles",
            .doc = "cycles of one reconfiguration under reconfig_model 'fixed'",
@@ -105,6 +141,30 @@ const ParamTable<VgiwParams>& VgiwParams::params() {
            .doc = "live values stored and reloaded through the LVC at each cut of a block "
                   "split because it is bigger than the fabric",
            .paper_ref = "VGIW §1 (tbdse assumption)", .min_value = 0, .max_value = 1000});
+    t.add(&VgiwParams::lvc_bytes,
+          {.name = "lvc_bytes", .unit = "B",
+           .doc = "live value cache capacity; a tile's live values beyond it miss to L2",
+           .paper_ref = "VGIW §3.4 (64 KB)", .min_value = 128, .max_value = 1e12});
+    t.add(&VgiwParams::lvc_banks,
+          {.name = "lvc_banks", .unit = "words/cycle",
+           .doc = "LVC banks of one word per cycle (a thread's values skewed over the banks)",
+           .paper_ref = "VGIW §3.4 (banked like an L1; count tbdse's)", .min_value = 1,
+           .max_value = 1024});
+    t.add(&VgiwParams::lvc_hit_cycles,
+          {.name = "lvc_hit_cycles", .unit = "cycles",
+           .doc = "LVC hit latency, part of a thread's time in a block (hidden by token buffers)",
+           .paper_ref = "tbdse assumption", .min_value = 0, .max_value = 1e6});
+    t.add(&VgiwParams::cvt_banks,
+          {.name = "cvt_banks", .unit = "banks",
+           .doc = "CVT banks of one 64-bit word per cycle: a block execution reads each non-empty "
+                  "word once and ORs two packets back per word (one per successor)",
+           .paper_ref = "VGIW §3.3 (8 banks)", .min_value = 1, .max_value = 1024});
+    t.add(&VgiwParams::bbs_packets_per_cycle,
+          {.name = "bbs_packets_per_cycle", .unit = "packets/cycle",
+           .doc = "thread-batch packets (a 16-bit base id and a 64-bit bitmap) the basic block "
+                  "scheduler sends the core per cycle: sparse vectors need more packets per thread",
+           .paper_ref = "VGIW §3.2 (packet format); rate tbdse's", .min_value = 0.001,
+           .max_value = 1024});
     return t;
   }();
   return table;

@@ -21,17 +21,30 @@ namespace tbdse::vgiw {
   std::int64_t fabric_cvu = 16;         /* control vector units (Table 1) */           \
   double fabric_scale = 1.0;            /* every unit count times this (rounded) */    \
   std::int64_t hop_cycles = 2;          /* per dataflow level: a unit plus a switch */ \
-  std::int64_t l1_latency = 30;         /* pipeline fill of a block with loads */      \
-  double dram_bytes_per_cycle = 8.0;    /* the core's DRAM share */
+  double dram_bytes_per_cycle = 8.0;    /* the core's DRAM share */                     \
+  std::int64_t l1_banks = 32;           /* L1 banks, word-interleaved (Table 1) */      \
+  std::int64_t token_buffer_entries = 45; /* threads in flight per unit (§3.4-3.5) */   \
+  std::int64_t mem_sample_threads = 2048; /* threads whose accesses are probed */
 
 struct SimtParams {
   // Threads per warp (Fermi: 32).  Lane utilisation counts warp_size lanes
   // per warp instruction; the Figs. 1-2 example uses 8.
   std::int64_t warp_size = 32;
-  // Share of the SM's peak issue rate the warps sustain (dependencies and
-  // latencies the warps do not hide).  0.23: calibrated on VGIW Fig. 7's
-  // mean speed-up (experiments/vgiw_calibration.yaml, docs/models/vgiw.md).
-  double issue_efficiency = 0.23;
+  // Share of the SM's peak issue rate its schedulers sustain when enough
+  // warps are ready (one residual factor per GPU: operand collector and
+  // dual-issue restrictions the model does not draw).  Latency and occupancy
+  // stalls are modelled, not in this factor.  Calibrated on VGIW Fig. 7's
+  // mean (experiments/vgiw_calibration.yaml, docs/models/vgiw.md).
+  double issue_efficiency = 0.074;
+  // Cycles before a dependent instruction may issue (CUDA C Programming
+  // Guide 4.0 §5.2.3: "about 22 clock cycles" on compute capability 2.x).
+  std::int64_t alu_latency = 22;
+  // The same for special-function instructions (tbdse's: SFU operations
+  // take tens of cycles on Fermi).
+  std::int64_t sfu_latency = 40;
+  // Threads per thread block of the launch (resident warps come in blocks of
+  // this many; Rodinia launches mostly 256).
+  std::int64_t block_threads = 256;
   // Load/store units and special function units of the SM (Fermi: 16 and 4);
   // the ALU lanes and issue width are the GPU's (lanes, issue_width).
   std::int64_t ldst_units = 16;
@@ -40,6 +53,7 @@ struct SimtParams {
   // access per warp as Fig. 3 counts them.
   double rf_accesses_per_instruction = 3.0;
   double dram_bytes_per_cycle = 8.0;  // the SM's DRAM share, bytes per cycle
+  std::int64_t mem_sample_threads = 2048;  // threads whose accesses are probed (memory.hpp)
 
   static const ParamTable<SimtParams>& params();
 };
@@ -52,7 +66,9 @@ struct SgmfParams {
 struct VgiwParams {
   TBDSE_VGIW_FABRIC_FIELDS
   // fixed: reconfig_cycles per configuration (34, §2); sqrt: 11 x sqrt(units),
-  // done twice (§3.2: 2 x ceil(11 x sqrt(108)) = 230 cycles for 108 units).
+  // done twice (§3.2: 2 x ceil(11 x sqrt(108)) = 230 cycles for 108 units);
+  // sqrt_overlap: the first pass (into the prefetch FIFO) overlaps the
+  // previous block's execution, the second (into the grid) is charged.
   std::string reconfig_model = "fixed";
   std::int64_t reconfig_cycles = 34;
   // Control vector table bits: tiles of cvt_bits / blocks threads run one
@@ -64,6 +80,16 @@ struct VgiwParams {
   // Live values passed through the LVC at each cut of a block split because
   // it is bigger than the fabric (tbdse's).
   std::int64_t split_cut_values = 2;
+  // The live value cache (§3.4): 64 KB, banked like an L1 (tbdse: 32 banks of
+  // one word per cycle, a thread's values skewed over banks), hit latency
+  // tbdse's; a miss is a line from L2 (l2_hit_cycles, one line per cycle).
+  std::int64_t lvc_bytes = 65536;
+  std::int64_t lvc_banks = 32;
+  std::int64_t lvc_hit_cycles = 20;
+  // §3.3: the CVT's banks (one 64-bit word each per cycle) and the packets
+  // (<base thread id, 64-bit bitmap>) the BBS sends the core per cycle.
+  std::int64_t cvt_banks = 8;
+  double bbs_packets_per_cycle = 1.0;
 
   static const ParamTable<VgiwParams>& params();
 };

@@ -8,6 +8,9 @@ from typing import Any
 # derivation from the Rodinia source of each kernel ("source" says what it
 # reads there): per-block mean ops, the branch chance p of the if-regions,
 # loop trip ranges, memory intensity and threads.  Not the paper's data.
+# "pattern" is how the kernel's global accesses walk memory (coalesced,
+# strided or scattered, docs/models/vgiw.md "Memory"), read from the same
+# source ("pattern_source" says where).
 RODINIA: dict[str, dict[str, Any]] = {
     "bfs_kernel": {
         "blocks": 8,
@@ -19,6 +22,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.2,
         "loop": (1, 12),
         "lv": 2,
+        "pattern": "scattered",
+        "pattern_source": "edge and visited-flag gathers through the CSR arrays",
         "source": "frontier mask test, then a loop over a node's edges with a visited "
         "test: sparse, divergent, memory-bound",
     },
@@ -32,6 +37,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.2,
         "loop": None,
         "lv": 1,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "updating-mask test, then four flag stores: memory-bound",
     },
     "kmeans_invert_mapping": {
@@ -44,6 +51,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 1.0,
         "loop": (34, 34),
         "lv": 2,
+        "pattern": "strided",
+        "pattern_source": "input[tid x nfeatures + i]: one line per thread",
         "source": "a copy loop over 34 features, transposing: memory-bound",
     },
     "cfd_compute_step_factor": {
@@ -56,6 +65,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 1.0,
         "loop": None,
         "lv": 4,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "five loads, a speed of sound (sqrt, div): straight code",
     },
     "cfd_initialize_variables": {
@@ -68,6 +79,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 1.0,
         "loop": None,
         "lv": 0,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "copies five far-field values: pure data movement",
     },
     "cfd_time_step": {
@@ -80,6 +93,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 1.0,
         "loop": None,
         "lv": 0,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "variables = old + factor x fluxes for five values: moves data "
         "(the paper's CFD3, 0.9x)",
     },
@@ -93,6 +108,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.85,
         "loop": (4, 4),
         "lv": 6,
+        "pattern": "scattered",
+        "pattern_source": "neighbour gathers through elements_surrounding_elements",
         "source": "four neighbours, each an interior / wall / far-field branch, "
         "flux arithmetic with sqrt: compute-heavy",
     },
@@ -106,6 +123,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 1.0,
         "loop": (16, 16),
         "lv": 2,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "a 16-step inner product from shared memory: regular",
     },
     "lud_diagonal": {
@@ -118,6 +137,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.5,
         "loop": (1, 16),
         "lv": 3,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "triangular loops 'if (tx > i)': half the threads idle per step",
     },
     "lud_perimeter": {
@@ -130,6 +151,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.5,
         "loop": (1, 16),
         "lv": 3,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "threads split into row and column halves, each with "
         "triangular loops: strongly divergent",
     },
@@ -143,6 +166,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 1.0,
         "loop": None,
         "lv": 1,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "a bounds test, then one division m = a / pivot",
     },
     "ge_fan2": {
@@ -155,6 +180,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.1,
         "loop": None,
         "lv": 2,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "bounds tests, a -= m x a, and 'if (yidx == 0)' for b: rarely taken",
     },
     "hotspot_kernel": {
@@ -167,6 +194,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.7,
         "loop": (1, 8),
         "lv": 4,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "many IN_RANGE bounds tests, an iteration loop with a shrinking "
         "'computed' region: compute with divergence",
     },
@@ -180,6 +209,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.6,
         "loop": (1, 27),
         "lv": 6,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "a loop over up to 27 neighbour boxes and their particles, exp() "
         "per pair: compute-bound with uneven trip counts",
     },
@@ -193,6 +224,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 1.0,
         "loop": None,
         "lv": 2,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "a bounds test, then one sqrt distance",
     },
     "pf_normalize_weights": {
@@ -205,6 +238,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.3,
         "loop": None,
         "lv": 2,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "divide by the sum; 'if (i == 0)' paths for the CDF: small, a little divergent",
     },
     "bpnn_adjust_weights": {
@@ -217,6 +252,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.1,
         "loop": None,
         "lv": 3,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "two weight updates, 'if (ty == 0 && by == 0)' rarely",
     },
     "bpnn_layerforward": {
@@ -229,6 +266,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.5,
         "loop": (1, 4),
         "lv": 3,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "shared-memory tree reduction 'if (ty % power_two == 0)': "
         "divergence doubling each step",
     },
@@ -242,6 +281,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.5,
         "loop": (1, 16),
         "lv": 4,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "anti-diagonal sweep 'if (tx <= m)': triangular, divergent",
     },
     "nw_needle_2": {
@@ -254,6 +295,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.5,
         "loop": (1, 16),
         "lv": 4,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "the second triangle of the sweep: as needle_1",
     },
     "sm_compute_cost": {
@@ -266,6 +309,8 @@ RODINIA: dict[str, dict[str, Any]] = {
         "p": 0.5,
         "loop": (8, 8),
         "lv": 3,
+        "pattern": "coalesced",
+        "pattern_source": "thread-indexed arrays (SoA or tid-contiguous)",
         "source": "a distance loop over dimensions, then 'if (x_cost < cost)': "
         "half the points switch",
     },

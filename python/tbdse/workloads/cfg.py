@@ -62,8 +62,12 @@ class BasicBlock:
         special: non-pipelined operations (div, sqrt, exp): special compute
             units on the fabric, SFUs on the SM.
         ldst: global-memory loads and stores per thread.
-        mem_intensity: share (0..1) of the load/store accesses that miss the L1
-            and move 4 bytes from DRAM.
+        mem_intensity: share (0..1) of the load/store accesses that stream over
+            fresh data (per warp-aligned group of 32 threads); the rest re-read
+            a line the block keeps hot (docs/models/vgiw.md "Memory").
+        pattern: how the streaming accesses walk memory: ``coalesced`` (thread t,
+            word t), ``strided`` (one 128-byte line per thread) or ``scattered``
+            (a pseudo-random word of 16 MB).
         defs, uses: value names the block defines and uses; a value used but not
             defined here is an LVC load, one defined here and used by another
             block an LVC store.
@@ -79,6 +83,7 @@ class BasicBlock:
     special: int = 0
     ldst: int = 0
     mem_intensity: float = 0.0
+    pattern: str = "coalesced"
     defs: list[str] = field(default_factory=list)
     uses: list[str] = field(default_factory=list)
     lv_loads: int = -1
@@ -196,6 +201,7 @@ def _structured(
     loop: tuple[int, int] | None,
     lv: int,
     branch: str = "probability",
+    pattern: str = "coalesced",
 ) -> list[BasicBlock]:
     """A kernel shape of ``blocks`` blocks: entry 0, then if-then regions
     (a header branching with chance ``p`` into a then-block or past it), and,
@@ -217,6 +223,7 @@ def _structured(
                 special=round(special * w) if special else 0,
                 ldst=round(ldst * w) if ldst else 0,
                 mem_intensity=mem,
+                pattern=pattern,
                 defs=defs,
                 uses=uses,
                 name=f"b{i}",
@@ -273,6 +280,7 @@ def rodinia(
         p=p,
         loop=spec["loop"],
         lv=spec["lv"],
+        pattern=spec["pattern"],
     )
     made = cfg_kernel(blocks, n, name=name or benchmark)
     made.generator, made.params = (
@@ -294,12 +302,15 @@ def divergent_cfg(
     ldst: int = 2,
     mem_intensity: float = 0.2,
     live_values: int = 2,
+    pattern: str = "coalesced",
     *,
     name: str | None = None,
 ) -> Workload:
     """A synthetic kernel of ``blocks`` blocks in if-then regions whose
     headers send a share ``divergence`` of the threads (a per-thread
-    predicate) into the then-block; no loops.  For benchmarks and sweeps."""
+    predicate) into the then-block; no loops.  ``pattern``: how its memory
+    accesses walk memory (coalesced, strided, scattered).  For benchmarks and
+    sweeps."""
     nb = whole(blocks, "blocks", 1, 4096)
     if not 0.0 <= divergence <= 1.0:
         raise ConfigError(f"divergent_cfg: 'divergence' must be in [0, 1]; got {divergence}")
@@ -314,6 +325,10 @@ def divergent_cfg(
         whole(value, f"divergent_cfg: '{key}'", 0, hi)
     if not 0.0 <= mem_intensity <= 1.0:
         raise ConfigError(f"divergent_cfg: 'mem_intensity' must be in [0, 1]; got {mem_intensity}")
+    if pattern not in ("coalesced", "strided", "scattered"):
+        raise ConfigError(
+            f"divergent_cfg: 'pattern' must be coalesced, strided or scattered; got {pattern!r}"
+        )
     made_blocks = _structured(
         nb,
         alu=alu,
@@ -324,6 +339,7 @@ def divergent_cfg(
         loop=None,
         lv=live_values,
         branch="predicate",
+        pattern=pattern,
     )
     made = cfg_kernel(made_blocks, threads, name=name or f"cfg{nb}_div{divergence:g}")
     made.generator = "divergent_cfg"
@@ -336,5 +352,6 @@ def divergent_cfg(
         "ldst": ldst,
         "mem_intensity": mem_intensity,
         "live_values": live_values,
+        "pattern": pattern,
     }
     return made
