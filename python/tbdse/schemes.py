@@ -96,10 +96,13 @@ _MEMORY_FIELDS = frozenset(
 _NOT_READ_BY_TB_ENGINE = (
     frozenset({"lanes", "issue_width", "amo_cycles"}) | _MEMORY_FIELDS  # worklist-only, memory
 )
+# VGIW's three machines take one SM's L1/L2 and the DRAM latency from the GPU
+# (cpp/models/vgiw/memory.cpp); DRAM bandwidth is their own parameter.
+_VGIW_MEMORY = _MEMORY_FIELDS - {"dram_channels", "dram_channel_gbps"}
 _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
-    "simt": frozenset({"lanes", "issue_width", "clock_mhz"}),
-    "sgmf": frozenset({"clock_mhz"}),  # a dataflow fabric: its own parameters, not the GPU's
-    "vgiw": frozenset({"clock_mhz"}),
+    "simt": frozenset({"lanes", "issue_width", "clock_mhz"}) | _VGIW_MEMORY,
+    "sgmf": frozenset({"clock_mhz"}) | _VGIW_MEMORY,  # a dataflow fabric: its own units
+    "vgiw": frozenset({"clock_mhz"}) | _VGIW_MEMORY,
 }
 
 
