@@ -34,6 +34,20 @@ struct CoalescedWarp {
   }
 };
 
+// The lines of the byte range [base, base + bytes) (at least one byte), in
+// order: f(line, sectors) for each.  A footprint, or one contiguous buffer
+// access, walked as line requests.
+template <class F>
+void for_each_line(std::uint64_t base, std::int64_t bytes, F f) {
+  const std::uint64_t end = base + static_cast<std::uint64_t>(bytes < 1 ? 1 : bytes);
+  for (std::uint64_t line = base >> kLineShift; (line << kLineShift) < end; ++line) {
+    const std::uint64_t lo = base > (line << kLineShift) ? base : line << kLineShift;
+    const std::uint64_t hi = end < ((line + 1) << kLineShift) ? end : (line + 1) << kLineShift;
+    f(line, sector_span(static_cast<std::int64_t>(lo & (kLineBytes - 1)),
+                        static_cast<std::int64_t>(hi - lo)));
+  }
+}
+
 // `addresses[t]` for each thread t whose bit is set in `active`; each thread
 // accesses `bytes` (1..32) bytes from its address.
 inline CoalescedWarp coalesce(const std::uint64_t* addresses, std::uint32_t active,

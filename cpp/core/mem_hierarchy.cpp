@@ -111,18 +111,12 @@ Cycle MemoryHierarchy::access_lines(std::int64_t sm, Cycle cycle, const Coalesce
 }
 
 Cycle MemoryHierarchy::access_range(std::int64_t sm, Cycle cycle, std::uint64_t base,
-                                    std::int64_t bytes, bool is_write, std::int32_t* lines) {
+                                    std::int64_t bytes, bool is_write) {
   begin(cycle);
   Cycle done = cycle;
-  const std::uint64_t end = base + static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1));
-  if (lines) *lines = static_cast<std::int32_t>(((end - 1) >> kLineShift) - (base >> kLineShift) + 1);
-  for (std::uint64_t line = base >> kLineShift; (line << kLineShift) < end; ++line) {
-    const std::uint64_t lo = std::max(base, line << kLineShift);
-    const std::uint64_t hi = std::min(end, (line + 1) << kLineShift);
-    const auto sectors = sector_span(static_cast<std::int64_t>(lo & (kLineBytes - 1)),
-                                     static_cast<std::int64_t>(hi - lo));
+  for_each_line(base, bytes, [&](std::uint64_t line, std::uint8_t sectors) {
     done = std::max(done, line_request(sm, cycle, line, sectors, is_write));
-  }
+  });
   return finish(cycle, done);
 }
 

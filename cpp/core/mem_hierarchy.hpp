@@ -104,7 +104,7 @@ class MemoryHierarchy {
   }
   // A footprint: [base, base + bytes) walked as line requests, one per cycle.
   Cycle access_range(std::int64_t sm, Cycle cycle, std::uint64_t base, std::int64_t bytes,
-                     bool is_write, std::int32_t* lines = nullptr);
+                     bool is_write);
 
   const MemoryStats& stats() const;
   // DRAM backlog (sector transfers queued or in service) every sample_cycles.

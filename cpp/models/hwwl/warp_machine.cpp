@@ -107,17 +107,13 @@ Cycle WarpMachine::range_access(std::int32_t core, Cycle t, std::uint64_t base, 
                                 bool is_write, bool wait) {
   CoalescedWarp lines;
   Cycle done = t;
-  const std::uint64_t end = base + static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1));
-  for (std::uint64_t line = base >> kLineShift; (line << kLineShift) < end; ++line) {
+  for_each_line(base, bytes, [&](std::uint64_t line, std::uint8_t sectors) {
     if (lines.count == static_cast<int>(lines.lines.size())) {  // over 64 lines: in parts
       done = std::max(done, book(core, t, lines, is_write, wait));
       lines.count = 0;
     }
-    const std::uint64_t lo = std::max(base, line << kLineShift);
-    const std::uint64_t hi = std::min(end, (line + 1) << kLineShift);
-    lines.add(line, sector_span(static_cast<std::int64_t>(lo & (kLineBytes - 1)),
-                                static_cast<std::int64_t>(hi - lo)));
-  }
+    lines.lines[static_cast<std::size_t>(lines.count++)] = {line, sectors};  // distinct lines
+  });
   return std::max(done, book(core, t, lines, is_write, wait));
 }
 
