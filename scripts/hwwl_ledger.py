@@ -5,7 +5,7 @@
     .venv/bin/python scripts/hwwl_ledger.py --keep DIR   # keep (and reuse) the runs
 
 Runs experiments/hwwl_{fig5,fig6,fig7,tuning,scaling,fig8}.yaml (a few minutes
-on 2 cores), evaluates every claim of tests/hwwl_ledger.py and writes
+on 2 cores), evaluates every claim of tests/hwwl_claims.py and writes
 docs/models/hwwl_ledger.md (the table, the share that holds) and
 tests/data/hwwl_ledger.json (each claim's outcome, which
 tests/test_hwwl_reproduction.py holds the model to).  --calibrate first runs
@@ -25,6 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+import hwwl_claims as claims  # noqa: E402
 import hwwl_ledger as ledger  # noqa: E402
 
 import tbdse as td  # noqa: E402
@@ -77,7 +78,7 @@ def main() -> int:
         if args.calibrate:
             calibrate(folder)
         bundle = ledger.run_bundle(folder, echo=print)
-    results = ledger.evaluate(bundle)
+    results = claims.evaluate(bundle)
     tested = results[results["holds"].notna()]
     held = int(tested["holds"].sum())
     share = (

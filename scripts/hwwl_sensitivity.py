@@ -70,6 +70,7 @@ def main() -> int:
                     )
             print(name, factor, "done", flush=True)
     out = pd.DataFrame(rows)
+    (ROOT / "build").mkdir(exist_ok=True)
     out.to_csv(ROOT / "build" / "hwwl_sensitivity.csv", index=False)  # the raw runs, kept
     wide = out.pivot_table(index=["headline", "workload"], columns="constant", values="varied")
     wide.insert(

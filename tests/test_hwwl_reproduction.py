@@ -1,5 +1,5 @@
 """The hardware-worklist paper's claims ledger as tests (docs/MODELS.md §9,
-docs/models/hwwl_ledger.md): every claim of tests/hwwl_ledger.py is evaluated
+docs/models/hwwl_ledger.md): every claim of tests/hwwl_claims.py is evaluated
 on experiments/hwwl_*.yaml and must come out as recorded in
 tests/data/hwwl_ledger.json -- a claim that holds must keep holding; a miss
 (its reason in the ledger) that starts to hold, or a holding claim that breaks,
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+import hwwl_claims as claims
 import hwwl_ledger as ledger
 
 pytestmark = pytest.mark.reproduction
@@ -27,10 +28,10 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> ledger.Bundle:
 
 
 def test_every_claim_is_recorded() -> None:
-    assert sorted(RECORDED) == sorted(c.id for c in ledger.CLAIMS)
+    assert sorted(RECORDED) == sorted(c.id for c in claims.CLAIMS)
 
 
-@pytest.mark.parametrize("claim", ledger.CLAIMS, ids=lambda c: c.id)
+@pytest.mark.parametrize("claim", claims.CLAIMS, ids=lambda c: c.id)
 def test_claim(claim: ledger.Claim, bundle: ledger.Bundle) -> None:
     if claim.check is None:
         assert RECORDED[claim.id] is None
