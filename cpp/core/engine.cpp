@@ -48,6 +48,10 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
       kernel_traits_.push_back(SharedSms::Tb{
           .mem_fraction = k.mem_fraction, .bytes = 128.0 * static_cast<double>(k.mem_requests)});
   }
+  if (workload.has_data_ranges()) {
+    check_data_ranges();
+    memory_.emplace(memory_config(gpu));
+  }
   if (options_.record_timeline) {
     const auto n = static_cast<std::size_t>(graph_.size());
     timeline_ = Timeline{std::vector<SmId>(n, -1), std::vector<std::int32_t>(n, -1),
@@ -88,6 +92,7 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
     free_handles_.pop_back();
     running_[static_cast<std::size_t>(handle)] = Running{t, sm, slot};
   }
+  if (memory_) [[unlikely]] work = work_with_memory(t, sm, work);
   tb_cycles_ += static_cast<double>(work);
   if (shared_) [[unlikely]] {
     SharedSms::Tb tb = kernel_traits_[static_cast<std::size_t>(graph_.kernel(t))];
@@ -106,6 +111,45 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
   }
 }
 
+// A TB's nominal work has a memory part, mem_fraction x work (its kernel's),
+// measured on a cold-ish GPU; with a footprint that part is replaced by the
+// time its reads actually take through the hierarchy from its start on its
+// SM: compute = work - round(mem_fraction x work), duration = compute +
+// (last read's completion - now).  Hits (a producer's lines still in L2, a
+// neighbour's in L1) shorten it; misses to DRAM lengthen it.  No per-policy
+// term: the order the scheme issues in decides the hits.
+Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work) {
+  const double f = workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].mem_fraction;
+  const Cycle compute = work - static_cast<Cycle>(std::llround(f * static_cast<double>(work)));
+  Cycle done = now_;
+  const auto first = static_cast<std::size_t>(workload_.data_start[t]);
+  const auto last = static_cast<std::size_t>(workload_.data_start[t + 1]);
+  for (std::size_t i = first; i < last; ++i) {
+    const DataRange& d = workload_.data_ranges[i];
+    if (!d.is_write) done = std::max(done, memory_->access_range(sm, now_, d.base, d.bytes, false));
+  }
+  const Cycle out = compute + (done - now_);
+  if (out > kMaxDelay) throw SimulationError("a TB's work with its memory time is above 2^48 cycles");
+  return out;
+}
+
+void Engine::check_data_ranges() const {
+  const auto n = static_cast<std::size_t>(graph_.size());
+  const std::vector<std::int64_t>& s = workload_.data_start;
+  if (s.size() != n + 1 || s.front() != 0 ||
+      s.back() != static_cast<std::int64_t>(workload_.data_ranges.size()))
+    throw ConfigError("data_start must have one entry per task plus one, from 0 to the number of "
+                      "data_ranges (" + std::to_string(workload_.data_ranges.size()) + ")");
+  for (std::size_t t = 0; t < n; ++t)
+    if (s[t + 1] < s[t])
+      throw ConfigError("data_start decreases at task " + std::to_string(graph_.original_id(
+                            static_cast<TaskId>(t))));
+  for (const DataRange& d : workload_.data_ranges)
+    if (d.bytes < 0 || d.bytes > (std::int64_t{1} << 40))
+      throw ConfigError("data_ranges: a range of " + std::to_string(d.bytes) +
+                        " bytes is outside [0, 2^40]");
+}
+
 void Engine::check_time(Cycle time) const {
   if (time >= kMaxTime)
     throw SimulationError("the run passes cycle 2^62 (" + std::to_string(kMaxTime) +
@@ -120,6 +164,14 @@ void Engine::finish_task(Scheme& scheme, std::int32_t handle) {
   if (shared_) [[unlikely]]
     resident_cycles_ += static_cast<double>(now_ - shared_->stop(handle, now_));
   pool_.release(sm, footprint(t), r.slot);
+  if (memory_) [[unlikely]] {  // stores drain to L2 after the TB: they leave lines there
+    const auto first = static_cast<std::size_t>(workload_.data_start[t]);
+    const auto last = static_cast<std::size_t>(workload_.data_start[t + 1]);
+    for (std::size_t i = first; i < last; ++i) {
+      const DataRange& d = workload_.data_ranges[i];
+      if (d.is_write) memory_->access_range(sm, now_, d.base, d.bytes, true);
+    }
+  }
   state_[t] = TaskState::DONE;
   ++finished_;
   last_finish_ = now_;
@@ -195,10 +247,16 @@ EngineOutput Engine::run(Scheme& scheme, std::size_t stat_count, bool values) {
   out.critical_path = graph_.critical_path(cost_);
   if (const double f = scheme.min_work_factor(); f < 1.0)
     out.critical_path = static_cast<Cycle>(std::floor(static_cast<double>(out.critical_path) * f));
+  if (memory_) {  // all-hit TBs may take only their compute part
+    double f = 0;
+    for (const KernelInfo& k : workload_.kernels) f = std::max(f, k.mem_fraction);
+    out.critical_path = static_cast<Cycle>(std::floor(static_cast<double>(out.critical_path) * (1 - f)));
+  }
   out.work_bound = work_bound();
   out.events = events;
   out.scheme_stats.assign(stat_count, 0.0);
   scheme.write_stats(*this, out.scheme_stats);
+  if (memory_) out.memory = memory_->stats();
   if (values) scheme.write_values(*this, out.values);
   if (timeline_) {  // rows by input task id, one column at a time (a 10M-task
                     // timeline is 320 MB: never hold two copies of it)

@@ -15,6 +15,7 @@
 #include "event_queue.hpp"
 #include "run.hpp"
 #include "finish_heap.hpp"
+#include "mem_hierarchy.hpp"
 #include "scheme.hpp"
 #include "sm_pool.hpp"
 #include "sm_timing.hpp"
@@ -42,6 +43,7 @@ struct EngineOutput {
                               // and under the memory term at least bytes / bandwidth
   std::int64_t events = 0;    // events processed
   std::vector<double> scheme_stats;
+  std::optional<MemoryStats> memory;  // with data footprints: the hierarchy's counters
   std::optional<Timeline> timeline;
   std::vector<Series> values;  // the scheme's per-item results, when asked for
 };
@@ -128,6 +130,10 @@ class Engine {
     return slot_only_ ? kNone : workload_.footprint(t);
   }
   void finish_task(Scheme& scheme, std::int32_t handle);
+  // The TB's duration with its data footprint's reads through the memory
+  // hierarchy (docs/simulation.md "Data footprints").
+  Cycle work_with_memory(TaskId t, SmId sm, Cycle work);
+  void check_data_ranges() const;
   template <bool kShared>
   std::int64_t loop(Scheme& scheme, std::int64_t limit);
   Cycle work_bound() const;
@@ -158,7 +164,9 @@ class Engine {
   std::int64_t since_progress_ = 0;  // watchdog: events since a TB was issued or finished
   // sm_model 'shared': the finish times of running TBs (finishing_ then stays empty)
   std::optional<SharedSms> shared_;
-  std::vector<SharedSms::Tb> kernel_traits_;  // per kernel: memory fraction and bytes per TB
+  std::vector<SharedSms::Tb> kernel_traits_;
+  // Tasks with data footprints: the run's memory hierarchy (else none).
+  std::optional<MemoryHierarchy> memory_;  // per kernel: memory fraction and bytes per TB
   SmPool pool_;
   SmId rr_next_ = 0;
   std::vector<TaskState> state_;

@@ -86,6 +86,11 @@ std::uint64_t Workload::hash() const {
     if (k.mem_fraction != 0.0) h.add_double(k.mem_fraction);  // hashes of kernels without it unchanged
   }
   h.add(application ? application->hash() : 0);
+  if (has_data_ranges()) {  // hashes of workloads without footprints unchanged
+    for (const std::int64_t s : data_start) h.add_signed(s);
+    for (const DataRange& r : data_ranges)
+      h.add(r.base).add_signed(r.bytes).add_signed(r.is_write ? 1 : 0);
+  }
   return h.digest();
 }
 

@@ -26,6 +26,16 @@ struct KernelInfo {
   double mem_fraction = 0.0;
 };
 
+// A byte range a TB reads or writes (its data footprint, docs/simulation.md
+// "Data footprints"): reads go through the memory hierarchy when the TB
+// starts, writes when it ends.
+struct DataRange {
+  std::uint64_t base = 0;
+  std::int64_t bytes = 0;
+  bool is_write = false;
+  bool operator==(const DataRange&) const = default;
+};
+
 struct Workload {
   std::string name = "workload";  // for messages and result tables
   TaskGraphPtr graph;             // a task-graph workload (the TB engine's) ...
@@ -34,6 +44,12 @@ struct Workload {
   // For a multi-kernel application: the host's API calls around its launches
   // (launch i = launch group i of the graph).  Null for a plain task graph.
   ApplicationPtr application;
+  // Optional per-task data footprints, CSR by graph node (virtual id): node
+  // t's ranges are data_ranges[data_start[t] .. data_start[t+1]).  Empty =
+  // no task has one, and the engine runs exactly as without a memory model.
+  std::vector<std::int64_t> data_start;
+  std::vector<DataRange> data_ranges;
+  bool has_data_ranges() const { return !data_start.empty(); }
 
   const TbFootprint& footprint(TaskId t) const { return kernels[graph->kernel(t)].footprint; }
 
