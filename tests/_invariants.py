@@ -26,7 +26,8 @@ def issue_units(k: td.Kernel, gpu: td.Gpu) -> float:
     if not k.issue_interval:
         return 1.0
     rate = min(gpu.issue_width, gpu.lanes / 32)
-    return math.ceil(k.threads / 32) / (k.issue_interval * rate) * gpu.sm_saturation
+    demand = min(1.0, math.ceil(k.threads / 32) / (k.issue_interval * rate))
+    return demand * gpu.sm_saturation
 
 
 def parents_of(n: int, edges: list[tuple[int, int]]) -> list[set[int]]:

@@ -14,7 +14,9 @@ double sm_issue_rate(const GpuConfig& gpu) {
 
 double issue_demand(const GpuConfig& gpu, std::int64_t threads, double issue_interval) {
   const double warps = static_cast<double>((threads + 31) / 32);
-  return warps / (issue_interval * sm_issue_rate(gpu));
+  // At most all of it: a TB's cost is its time alone on an SM, so one that
+  // alone would issue more than the SM can is issue-bound in that cost already.
+  return std::min(1.0, warps / (issue_interval * sm_issue_rate(gpu)));
 }
 
 SharedSms::SharedSms(const GpuConfig& gpu)

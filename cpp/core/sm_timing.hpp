@@ -48,7 +48,7 @@ namespace tbdse {
 double sm_issue_rate(const GpuConfig& gpu);
 
 // Share of an SM's issue slots a TB of `threads` threads demands when each of
-// its warps issues once every `issue_interval` cycles (KernelInfo).
+// its warps issues once every `issue_interval` cycles (KernelInfo), at most 1.
 double issue_demand(const GpuConfig& gpu, std::int64_t threads, double issue_interval);
 
 class SharedSms {

@@ -216,6 +216,7 @@ TEST_CASE("issue demand: warps over issue interval over the SM's warp instructio
   g.lanes = 128;
   g.issue_width = 4;
   CHECK(issue_demand(g, 256, 6) == doctest::Approx(8.0 / 24));
+  CHECK(issue_demand(g, 1024, 2) == 1.0);  // at most the whole SM: its cost is its time alone
 }
 
 TEST_CASE("per-kernel throughput, even: two TBs demanding 0.75 each run at 1 / 1.5") {

@@ -33,7 +33,7 @@ class Kernel:
     trait under ``sm_model = 'shared'``: a warp issues once per that many
     cycles while it computes (its instruction mix's dependent-issue latency
     over its ILP), so a TB of ``ceil(threads / 32)`` warps demands ``warps /
-    (issue_interval x min(issue_width, lanes / 32))`` of its SM's issue slots
+    (issue_interval x min(issue_width, lanes / 32))`` (at most 1) of its SM's issue slots
     instead of ``1 / sm_saturation`` (docs/simulation.md "Per-kernel
     throughput").  It needs ``threads``.
     """
