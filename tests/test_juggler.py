@@ -209,6 +209,23 @@ def test_spin_weight_auto_is_one_warp_of_the_worker() -> None:
     assert list(by_task(r)["duration"]) == [125]
 
 
+@pytest.mark.parametrize(("interval", "duration"), [(8.0, 100), (2.0, 150)])
+def test_spin_auto_with_throughput_traits_is_one_warps_issue_share(
+    interval: float, duration: int
+) -> None:
+    # The default GPU issues one warp instruction per cycle (32 lanes).  A
+    # 4-warp task issuing every `interval` cycles demands min(1, 4 / interval)
+    # of the SM, the polling worker's one warp 1 / interval (the same sum of
+    # demands, docs/simulation.md "Per-kernel throughput"): at 8, 0.5 + 0.125
+    # fits, the task takes its 100 cycles (125 without traits, above); at 2,
+    # 1 + 0.5 = 1.5, it takes 150.
+    kernel = td.Kernel("k", threads=128, issue_interval=interval)
+    wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]), kernel=kernel)
+    gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model="shared", sm_saturation=1.0)
+    r = td.simulate(wl, gpu, juggler(workers=2, policy="grr"), timeline=True)
+    assert list(by_task(r)["duration"]) == [duration]
+
+
 @pytest.mark.parametrize(
     ("params", "name"),
     [

@@ -188,3 +188,12 @@ def test_largest_graphs_build_quickly() -> None:
         begin = time.perf_counter()
         juggler_app(app, **params)
         assert time.perf_counter() - begin < 5.0
+
+
+def test_alu_latency_opts_the_kinds_into_per_kernel_throughput() -> None:
+    # issue_interval = alu_latency / ILP (at least 1); off by default.
+    assert all(k.issue_interval == 0 for k in juggler_app("lu-d").kernels)
+    kinds = {k.name: k.issue_interval for k in juggler_app("lu-d", alu_latency=6).kernels}
+    assert kinds == {"lu0": 6.0, "fwd": 3.0, "bdiv": 3.0, "bmod": 1.5}
+    with pytest.raises(td.ConfigError, match="alu_latency"):
+        juggler_app("lu-d", alu_latency=-1)

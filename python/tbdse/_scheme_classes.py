@@ -580,8 +580,9 @@ class Juggler(Scheme):
             default 20 (Juggler §5.1 Eq. 1, §5.3, §5.4).
         spin_weight [TBs]: SM issue demand of a worker running no task (polling, cosine_sleep,
             runtime steps), in TBs, shared with the SM's tasks under sm_model 'shared'; auto =
-            one warp of the worker TB (32 / threads); default 'auto' (Juggler §5.2 (tbdse's
-            assumption)).
+            one warp of the worker TB (32 / threads), or with kernels' issue_interval that
+            warp's share of the SM's issue slots at the slowest interval; default 'auto'
+            (Juggler §5.2 (tbdse's assumption)).
         label: a name for tables and legends instead of the generated one.
     """
 

@@ -24,6 +24,15 @@ TbFootprint worker_footprint(const Workload& w, std::int64_t runtime_smem_per_th
   return fp;
 }
 
+// The largest issue_interval of the kernels (0: none states one).  A
+// spinning worker's warp runs cosine_sleep, a dependent chain (§5.2): it
+// issues as the least parallel of the workload's kernels does.
+double slowest_interval(const Workload& w) {
+  double most = 0;
+  for (const KernelInfo& k : w.kernels) most = std::max(most, k.issue_interval);
+  return most;
+}
+
 // §6.1's host-side overhead, before the runtime kernel's launch: the
 // inspection loop and CSR build (inspect_us per task), five device
 // allocations (tasks[], the CSR, queues[], IQS[], queueEndIndex[]) and three
@@ -61,7 +70,11 @@ JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, c
       // runs cosine_sleep; the others wait at a barrier and issue nothing).
       spin_(p.spin_weight >= 0 ? p.spin_weight
                                : 32.0 / static_cast<double>(std::max<std::int64_t>(32, footprint_.threads))),
+      spin_is_share_(p.spin_weight < 0 && slowest_interval(workload) > 0),
       batch_cap_(static_cast<std::size_t>(footprint_.threads)) {
+  // With per-kernel throughput traits, the auto spin is that warp's share of
+  // its SM's issue slots (docs/simulation.md "Per-kernel throughput").
+  if (spin_is_share_) spin_ = issue_demand(gpu, 32, slowest_interval(workload));
   const TaskGraph& g = *workload.graph;
   const std::int64_t fit = gpu.sms * occupancy(gpu, footprint_);
   if (fit == 0)
@@ -114,7 +127,7 @@ void JugglerScheme::launch(Engine& engine) {
   const TaskGraph& g = engine.graph();
   for (Worker& w : workers_) {
     w.slot = engine.hold(w.sm, footprint_);
-    engine.add_spin(w.sm, spin_);  // polling from the launch on
+    spin(engine, w.sm, 1);  // polling from the launch on
     w.poll_start = engine.now();
   }
   // The host's ready list, round robin from worker 0, visible at launch.
@@ -171,7 +184,7 @@ void JugglerScheme::run_next(Engine& engine, std::int32_t w) {
       local && locality_ > 0 ? static_cast<Cycle>(std::ceil(static_cast<double>(cost) * (1 - locality_)))
                              : cost;
   engine.unhold(wk.sm, footprint_, wk.slot);
-  engine.add_spin(wk.sm, -spin_);  // the worker's TB is the task's now
+  spin(engine, wk.sm, -1);  // the worker's TB is the task's now
   engine.issue(t, wk.sm, work);
   wk.running = t;
   wk.task_start = engine.now();
@@ -184,7 +197,7 @@ void JugglerScheme::on_task_finished(Engine& engine, TaskId t) {
   const std::int32_t w = worker_of_[t];
   Worker& wk = workers_[w];
   wk.slot = engine.hold(wk.sm, footprint_);
-  engine.add_spin(wk.sm, spin_);  // runtime steps and polling until its next task
+  spin(engine, wk.sm, 1);  // runtime steps and polling until its next task
   ++wk.tasks;
   ++finished_;
   const Cycle ran = engine.now() - wk.task_start;

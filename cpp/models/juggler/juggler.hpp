@@ -89,7 +89,13 @@ class JugglerScheme : public Scheme {
   double contention_factor_, locality_;
   double bandwidth_;  // bytes per cycle, 0 = unlimited
   TbFootprint footprint_;  // a worker TB's: the largest task kernel's
-  double spin_;            // TBs' worth of SM issue demand of a worker not running a task
+  double spin_;            // SM issue demand of a worker not running a task: TB units,
+                           // or a share of the issue slots when spin_is_share_
+  bool spin_is_share_;     // auto spin with per-kernel throughput traits (Engine::add_spin_demand)
+  void spin(Engine& engine, SmId sm, double sign) const {
+    if (spin_is_share_) engine.add_spin_demand(sm, sign * spin_);
+    else engine.add_spin(sm, sign * spin_);
+  }
   std::size_t batch_cap_;  // tasks fetched at once: the worker's threads (0: all)
 
   std::vector<Worker> workers_;

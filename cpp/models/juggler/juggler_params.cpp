@@ -80,7 +80,8 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
           {.name = "spin_weight", .unit = "TBs",
            .doc = "SM issue demand of a worker running no task (polling, cosine_sleep, runtime "
                   "steps), in TBs, shared with the SM's tasks under sm_model 'shared'; auto = one "
-                  "warp of the worker TB (32 / threads)",
+                  "warp of the worker TB (32 / threads), or with kernels' issue_interval that "
+                  "warp's share of the SM's issue slots at the slowest interval",
            .paper_ref = "Juggler §5.2 (tbdse's assumption)", .auto_ok = true, .min_value = 0,
            .max_value = 64});
     return t;
