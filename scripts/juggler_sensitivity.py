@@ -50,6 +50,8 @@ def main() -> None:
         for factor in (0.5, 2.0):
             v = value * factor
             runs[f"{name} x{factor:g}"] = (f"grid.{axis}=[{v:g}]",)
+    # not a constant: the per-kernel throughput model, opt-in (docs/models/juggler.md)
+    runs["per-kernel throughput (alu_latency 6, opt-in)"] = ("grid.alu_latency=[6]",)
     with ProcessPoolExecutor(processes) as pool:
         results = dict(zip(runs, pool.map(verdicts, runs.values()), strict=True))
     base = results["calibrated"]
