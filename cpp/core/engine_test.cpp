@@ -215,3 +215,33 @@ TEST_CASE("data footprints under 'shared': the hierarchy's time is counted once"
   CHECK(b.makespan == a.makespan);
   CHECK(b.work_bound <= b.makespan);
 }
+
+TEST_CASE("data footprints under 'shared': sharing slows the compute part, not the hierarchy's") {
+  // Two independent TBs on one SM of saturation 1, each 500 cycles of
+  // compute plus its cold reads (M cycles through the hierarchy): under
+  // 'fixed' the later ends at 500 + M; sharing the SM halves the compute
+  // speed while both run, so at most 500 more, never the 2 x (500 + M) of a
+  // memory part slowed too.
+  TaskGraphInput in;
+  in.nodes = 2;
+  Workload w;
+  w.graph = std::make_shared<TaskGraph>(TaskGraph::build(in));
+  w.kernels = {KernelInfo{.name = "k", .footprint = {}, .mem_requests = 0, .mem_fraction = 0.5}};
+  w.data_start = {0, 1, 2};
+  w.data_ranges = {DataRange{0, 4096, false}, DataRange{1 << 20, 4096, false}};
+  GpuConfig fixed;
+  fixed.sms = 1;
+  fixed.tb_slots = 2;
+  GpuConfig shared = fixed;
+  shared.sm_model = "shared";
+  shared.sm_saturation = 1;
+  const std::vector<Cycle> cost = {1000, 1000};
+  Greedy s1, s2;
+  const EngineOutput a = Engine(w, fixed, cost).run(s1, 0);
+  const EngineOutput b = Engine(w, shared, cost).run(s2, 0);
+  const Cycle memory = a.makespan - 500;
+  REQUIRE(memory > 0);
+  CHECK(b.makespan > a.makespan);
+  CHECK(b.makespan <= a.makespan + 500 + 1);
+  CHECK(b.makespan < 2 * (500 + memory));
+}
