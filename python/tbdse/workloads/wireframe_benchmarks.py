@@ -15,19 +15,25 @@ per-block run times and no memory traffic.  tbdse's assumptions, in one place
   kernels (DTW, SW) also read their north-west neighbour, but that dependency
   is implied by the other two, so it is not declared.
 * **Block run times**, lognormal, the same for all six: the paper gives no
-  per-benchmark run times, so the six presets differ only in their memory
-  traffic, and tbdse reproduces the averages of Fig. 9, not its spread.  At 4K
-  the mean (77,000 cycles) and the spread (sigma 0.03) are *calibrated*, with
-  the GTX480 preset's shared SM timing (4 TBs at full speed, shared evenly)
-  and device-launch latency, on one figure: Fig. 9's CDP, DepLinks, LRR and
-  LVL averages (experiments/wireframe_calibration*.yaml,
-  docs/models/wireframe.md).  1K and 9K scale the mean by the proportions of
-  Fig. 12 (right)'s computation-to-launch ratios (x 8/5 and x 3/5), an input
-  like the data sizes.  Everything else the reproduction reports (per-size
-  speed-ups, level ranges, buffer use) is a prediction.
-* **Memory requests per block.**  The paper's data sizes (§5.2) read and
-  written once, in 128-byte requests, spread over the blocks: 2 x bytes / 128 /
-  blocks.  Used for the scheduler's memory-request overhead (Fig. 10, left).
+  per-benchmark run times.  At 4K the mean (80,000 cycles) and the spread
+  (sigma 0.04) are *calibrated* on one figure, Fig. 9's DepLinks, LRR and LVL
+  averages, the spread jointly with Fig. 10's level ranges at 9K
+  (experiments/wireframe_calibration*.yaml, docs/models/wireframe.md).  1K
+  and 9K scale the mean by the proportions of Fig. 12 (right)'s
+  computation-to-launch ratios (x 8/5 and x 3/5), an input like the data
+  sizes.  Everything else the reproduction reports is a prediction.
+* **Data footprints** (``footprints=True``, the default): each tile's TB
+  reads its west producer's east column and its north producer's south row
+  (and, for DTW and SW, its segments of the two sequences) and writes its
+  own boundaries, through the GPU's memory hierarchy (docs/simulation.md
+  "Data footprints"): the producer data is where level order can pay, by L2
+  hits, with no per-policy term.  The kernel's ``mem_fraction`` is the share
+  of the block's time spent reading it (the benchmark's memory share times
+  those bytes' share of its traffic), the part the hierarchy replaces.
+* **Memory requests per block**: all the bytes a tile moves (input tile,
+  producer data, output tile and boundaries) in 128-byte requests; they meet
+  the GPU's ``mem_bandwidth`` under the shared SM model and are the
+  denominator of the scheduler's memory-request overhead (Fig. 10, left).
 """
 
 from __future__ import annotations
