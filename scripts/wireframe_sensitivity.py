@@ -58,7 +58,8 @@ def verdicts(variant: tuple[str, float] | None) -> dict[str, bool]:
             patch_presets(name, factor)
         else:
             v = value * factor
-            overrides = (f"grid.{axis}=[{int(v) if axis == 'gpu.l2_bytes' else v:g}]",)
+            shown = str(int(v)) if axis == "gpu.l2_bytes" else f"{v:g}"
+            overrides = (f"grid.{axis}=[{shown}]",)
     folder = Path(tempfile.mkdtemp())
     tables = [
         td.experiment.load(ROOT / "experiments" / f"{n}.yaml", overrides=overrides).run(
