@@ -78,8 +78,9 @@ WorkloadPtr make_workload(const WorkloadTuple& spec) {
   if (data) set_data_ranges(*w, has_graph ? graph->get() : nullptr, *data);
   if (has_graph) w->graph = *graph;
   if (has_input) w->input = *input;
-  for (const auto& [kname, threads, regs, smem, requests, mem_fraction] : kernels)
-    w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests, mem_fraction});
+  for (const auto& [kname, threads, regs, smem, requests, mem_fraction, issue_interval] : kernels)
+    w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests, mem_fraction,
+                                    issue_interval});
   if (application) w->application = *application;
   return w;
 }

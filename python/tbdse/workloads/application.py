@@ -103,6 +103,7 @@ class Application:
         smem_bytes: int = 0,
         mem_requests: int = 0,
         mem_fraction: float = 0.0,
+        issue_interval: float = 0.0,
     ) -> int:
         """Launches ``kernel`` on ``grid`` blocks (an int or (x, y[, z])), each
         running ``cost`` cycles and touching ``reads`` / ``writes``; returns the
@@ -118,6 +119,7 @@ class Application:
                 smem_bytes,
                 mem_requests,
                 mem_fraction,
+                issue_interval,
             )
         where = f"application '{self.name}': launch {index} ('{base.name}')"
         if isinstance(grid, (int, np.integer)):
