@@ -2,7 +2,7 @@
 ledger (docs/models/wireframe_claims.yaml) re-measured with each fitted
 constant, and each estimate the results lean on, at half and at double its
 value.  A claim whose verdict flips is carried by that constant.  Prints a
-Markdown table (docs/models/wireframe.md, "Sensitivity").  About 3 minutes
+Markdown table (docs/models/wireframe.md, "Sensitivity").  About 5 minutes
 on 2 cores.
 
 Usage: .venv/bin/python scripts/wireframe_sensitivity.py [processes]
