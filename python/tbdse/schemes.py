@@ -104,6 +104,10 @@ _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
     "sgmf": frozenset({"clock_mhz"}) | _VGIW_MEMORY,  # a dataflow fabric: its own units
     "vgiw": frozenset({"clock_mhz"}) | _VGIW_MEMORY,
 }
+# BlockMaestro's schemes run applications whose TBs carry data footprints
+# (blockmaestro_app(locality=True), docs/models/blockmaestro.md "Locality"):
+# the TB engine then times their reads through the GPU's memory hierarchy.
+_FOOTPRINT_SCHEMES = frozenset({"baseline", "ideal_baseline", "prelaunch", "blockmaestro"})
 
 
 def gpu_fields_read(name: str) -> frozenset[str]:
@@ -116,6 +120,8 @@ def gpu_fields_read(name: str) -> frozenset[str]:
         return _GPU_FIELDS_BY_SCHEME[name]
     kind = info(name)["workload_kind"]
     if kind == "task_graph":
+        if name in _FOOTPRINT_SCHEMES:
+            return every - _NOT_READ_BY_TB_ENGINE | _MEMORY_FIELDS
         return every - _NOT_READ_BY_TB_ENGINE
     if kind == "worklist":
         return _WORKLIST_FIELDS | _MEMORY_FIELDS

@@ -52,6 +52,9 @@ __all__ = ["MAX_PAIR_EDGES", "Application", "dependency_report"]
 MAX_PAIR_EDGES = 1 << 22
 # TBs over all launches: the task graph's node ids are 32-bit.
 MAX_TOTAL_TBS = 2**31 - 1
+# Data footprints: at most this many byte ranges per TB (a box of many short
+# rows makes one range per row).
+MAX_TB_RANGES = 1 << 16
 
 
 class Application:
@@ -167,11 +170,17 @@ class Application:
         cost_jitter: float = 0.0,
         max_pair_edges: int = MAX_PAIR_EDGES,
         name: str | None = None,
+        locality: bool = False,
     ) -> Workload:
         """The application as a Workload: its TB graph (dependencies between
         consecutive launches; ``hazards='all'`` adds WAR and WAW to RAW) and
         its command queue. Costs are per launch, with a lognormal
-        ``cost_jitter`` per TB."""
+        ``cost_jitter`` per TB. ``locality``: each TB also carries its data
+        footprint — the byte ranges its accesses read and write (buffers laid
+        out in malloc order, 4 KiB aligned, row-major; indirect accesses
+        add none) — so its memory time comes from the GPU's memory hierarchy
+        and the part ``mem_fraction`` of its cost is replaced by it
+        (docs/models/blockmaestro.md "Locality")."""
         if not self._launches:
             raise ConfigError(f"application '{self.name}' launches no kernel")
         if hazards not in ("raw", "all"):
@@ -188,7 +197,16 @@ class Application:
             )
             for L in self._launches
         ]
-        deps = _core.extract_dependencies(shapes, kernels, hazards, limit)
+        if not isinstance(locality, (bool, np.bool_)):
+            raise ConfigError(f"locality must be true or false; got {excerpt(locality)}")
+        deps = _core.extract_dependencies(
+            shapes,
+            kernels,
+            hazards,
+            limit,
+            [b.element_bytes for b in self.buffers.values()],
+            MAX_TB_RANGES if locality else 0,
+        )
         sizes = np.array([g[0] * g[1] * g[2] for g in (L["grid"] for L in self._launches)])
         offset = np.concatenate([[0], np.cumsum(sizes)])
         src, dst = [], []
@@ -216,6 +234,7 @@ class Application:
             [sorted({ids[a.buffer.name] for a in L["reads"]}) for L in self._launches],
             [sorted({ids[a.buffer.name] for a in L["writes"]}) for L in self._launches],
             waits,
+            deps.get("footprints"),
         )
         kernels_out = [L["kernel"] for L in self._launches]
         return Workload(
