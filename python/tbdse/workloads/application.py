@@ -60,9 +60,11 @@ MAX_TB_RANGES = 1 << 16
 class Application:
     """Builds a multi-kernel application call by call (see the module doc)."""
 
-    def __init__(self, name: str, *, element_bytes: int = 4) -> None:
+    def __init__(self, name: str, *, element_bytes: int = 4, mem_fraction: float = 0.0) -> None:
         self.name = text(name, "an application's name")
         self.element_bytes = whole(element_bytes, f"application '{name}': element_bytes", 1, 2**20)
+        # The kernels' mem_fraction when a launch names none.
+        self.mem_fraction = real(mem_fraction, f"application '{name}': mem_fraction", 0, 1)
         self.buffers: dict[str, Buffer] = {}
         self.commands: list[tuple[str, Any]] = []
         self._launches: list[dict[str, Any]] = []
@@ -105,7 +107,7 @@ class Application:
         regs_per_thread: int = 0,
         smem_bytes: int = 0,
         mem_requests: int = 0,
-        mem_fraction: float = 0.0,
+        mem_fraction: float | None = None,
     ) -> int:
         """Launches ``kernel`` on ``grid`` blocks (an int or (x, y[, z])), each
         running ``cost`` cycles and touching ``reads`` / ``writes``; returns the
@@ -120,7 +122,7 @@ class Application:
                 regs_per_thread,
                 smem_bytes,
                 mem_requests,
-                mem_fraction,
+                self.mem_fraction if mem_fraction is None else mem_fraction,
             )
         where = f"application '{self.name}': launch {index} ('{base.name}')"
         if isinstance(grid, (int, np.integer)):

@@ -198,6 +198,11 @@ APPS: dict[str, AppSpec] = {
 # The TB-cost scale and spread fitted to Fig. 9 (see the module docstring).
 COST_SCALE = 0.6
 COST_JITTER = 0.0
+# Locality (docs/models/blockmaestro.md "Locality"): the TBs' data footprints
+# go through the GPU's memory hierarchy, which replaces the share
+# MEM_FRACTION of each TB's cost (its memory time on the preset's cost).
+LOCALITY = False
+MEM_FRACTION = 0.5
 
 # Fig. 12's VectorAdd TB: 256 threads, 256 elements, 5,000 cycles with a
 # lognormal spread of 0.3, so that a kernel of 256 TBs outlasts a launch and
@@ -219,6 +224,12 @@ def _spec(app: str) -> AppSpec:
     return APPS[_LOOKUP[key]]
 
 
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{what} must be true or false; got {excerpt(value)}")
+    return value
+
+
 def _no_kernels(kernel: Kernel | None, kernels: Sequence[Kernel] | None, what: str) -> None:
     if kernel is not None or kernels is not None:
         raise ConfigError(f"{what} describes its own kernels; 'kernel(s)' cannot be given")
@@ -229,13 +240,17 @@ def blockmaestro_app(
     app: str,
     cost_scale: float = COST_SCALE,
     cost_jitter: float = COST_JITTER,
+    locality: bool = LOCALITY,
+    mem_fraction: float = MEM_FRACTION,
     *,
     name: str | None = None,
     cost: CostModel | Mapping[str, Any] | float | None = None,
     kernel: Kernel | None = None,
     kernels: Sequence[Kernel] | None = None,
 ) -> Workload:
-    """One of BlockMaestro's Table II applications (3mm, alexnet, bicg, ...) as a command queue."""
+    """One of BlockMaestro's Table II applications (3mm, alexnet, bicg, ...) as a command
+    queue; ``locality``: its TBs' reads and writes go through the GPU's memory hierarchy,
+    replacing the share ``mem_fraction`` of their cost (docs/models/blockmaestro.md)."""
     spec = _spec(app)
     what = f"BlockMaestro application '{spec.key}'"
     _no_kernels(kernel, kernels, what)
@@ -243,13 +258,21 @@ def blockmaestro_app(
     if scale <= 0:
         raise ConfigError(f"{what}: cost_scale must be positive; got {excerpt(cost_scale)}")
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
-    builder = Application(spec.title)
+    frac = real(mem_fraction, f"{what}: mem_fraction", 0, 1)
+    local = _flag(locality, f"{what}: locality")
+    builder = Application(spec.title, mem_fraction=frac if local else 0.0)
     spec.build(builder, scale)
-    made = builder.build(cost_jitter=jitter, name=name or spec.title)
+    made = builder.build(cost_jitter=jitter, name=name or spec.title, locality=local)
     if cost is not None:
         made = made.with_cost(cost)
     made.generator = "blockmaestro_app"
-    made.params = {"app": spec.key, "cost_scale": scale, "cost_jitter": jitter}
+    made.params = {
+        "app": spec.key,
+        "cost_scale": scale,
+        "cost_jitter": jitter,
+        "locality": local,
+        "mem_fraction": frac,
+    }
     made.chosen_kernels = None
     if cost is None:
         made.chosen_cost = None  # the preset's costs: derived again when parameters vary
