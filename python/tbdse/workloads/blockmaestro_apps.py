@@ -197,7 +197,7 @@ APPS: dict[str, AppSpec] = {
 
 # The TB-cost scale and spread fitted to Fig. 9 (see the module docstring).
 COST_SCALE = 0.6
-COST_JITTER = 0.0
+COST_JITTER = 0.1
 # Locality (docs/models/blockmaestro.md "Locality"): the TBs' data footprints
 # go through the GPU's memory hierarchy, which replaces the share
 # MEM_FRACTION of each TB's cost (its memory time on the preset's cost).
