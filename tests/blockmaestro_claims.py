@@ -166,7 +166,9 @@ def gone_2048(_: pd.DataFrame, f12: pd.DataFrame, __: pd.DataFrame) -> tuple[str
 def storage(f9: pd.DataFrame, _: pd.DataFrame, __: pd.DataFrame) -> tuple[str, bool]:
     b = f9[f9["label"] == "consumer d3"]["storage_bytes"].iloc[0]  # k = 2 bits at depth 3
     n = f9[f9["label"] == "producer"]["dependency_list_entries_resolved"].min()
-    return f"{b / 1024:.2f} KiB ({b:.0f} B), {n:.0f} entries", bool(abs(b / 1000 - 22) <= 1 and n == 896)
+    return f"{b / 1024:.2f} KiB ({b:.0f} B), {n:.0f} entries", bool(
+        abs(b / 1000 - 22) <= 1 and n == 896
+    )
 
 
 # The presets state no requests of the kernels' own: the ratio is taken
@@ -176,9 +178,10 @@ OWN_REQUESTS_PER_TB = 16
 
 def request_overhead(f9: pd.DataFrame, _: pd.DataFrame, __: pd.DataFrame) -> tuple[str, bool]:
     p = f9[f9["label"] == "producer"]
-    per_tb = p.groupby("workload")["sched_mem_requests"].mean() / p.groupby("workload")[
-        "workload.tasks"
-    ].first()
+    per_tb = (
+        p.groupby("workload")["sched_mem_requests"].mean()
+        / p.groupby("workload")["workload.tasks"].first()
+    )
     r = 100 * per_tb / OWN_REQUESTS_PER_TB
     return f"{r.mean():.2f}% (max {r.max():.2f}%)", bool(0.68 <= r.mean() <= 2.72)
 

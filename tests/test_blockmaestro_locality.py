@@ -9,7 +9,7 @@ import pytest
 
 import tbdse as td
 from tbdse.errors import ConfigError
-from tbdse.workloads import Application, blockmaestro_app, bx, by
+from tbdse.workloads import Application, blockmaestro_app, bx
 
 
 def footprints(wl: td.Workload) -> tuple[np.ndarray, ...]:
@@ -76,10 +76,12 @@ def test_golden_consumer_right_after_its_producer_hits_in_l2() -> None:
     )
     wl = pair()
     base = td.simulate(wl, gpu, "baseline", timeline=True).timeline().set_index("task")
-    cons = td.simulate(
-        wl, gpu, {"name": "blockmaestro", "priority": "consumer"}, timeline=True
-    ).timeline().set_index("task")
+    cons = (
+        td.simulate(wl, gpu, {"name": "blockmaestro", "priority": "consumer"}, timeline=True)
+        .timeline()
+        .set_index("task")
+    )
     consumers = np.arange(1025, 2048)  # consumer 0 follows the first producer either way
     assert base.loc[consumers, "duration"].between(1000, 1045).all()
     assert (cons.loc[consumers, "duration"] == 779).all()
-    assert (cons["end"].max() < base["end"].max())
+    assert cons["end"].max() < base["end"].max()
