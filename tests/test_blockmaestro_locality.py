@@ -85,3 +85,17 @@ def test_golden_consumer_right_after_its_producer_hits_in_l2() -> None:
     assert base.loc[consumers, "duration"].between(1000, 1045).all()
     assert (cons.loc[consumers, "duration"] == 779).all()
     assert cons["end"].max() < base["end"].max()
+
+
+def test_blockmaestro_schemes_read_the_memory_fields() -> None:
+    # With locality the L2 decides the hits: a 6 MB L2 keeps the producers'
+    # 4 MiB, so the baseline's consumers hit too and the run is shorter.
+    assert {"l2_bytes", "l1_mshrs", "dram_latency"} <= td.schemes.gpu_fields_read("baseline")
+    assert "l2_bytes" in td.schemes.gpu_fields_read("blockmaestro")
+    assert "l2_bytes" not in td.schemes.gpu_fields_read("wireframe")
+    gpu = td.gpus.titanx_pascal(
+        sms=1, tb_slots=1, sm_model="fixed", copy_latency_us=0, malloc_us=0, copy_gbps=1e6
+    )
+    df = td.sweep(pair(), gpu, "baseline", grid={"gpu.l2_bytes": [3145728, 6291456]})
+    small, large = df.sort_values("gpu.l2_bytes")["makespan_cycles"]
+    assert large < small
