@@ -20,6 +20,16 @@ import pytest
 import tbdse as td
 
 
+def issue_units(k: td.Kernel, gpu: td.Gpu) -> float:
+    """A TB's issue demand in units of 1 / sm_saturation (docs/simulation.md
+    "Per-kernel throughput"): 1 without traits."""
+    if not k.issue_interval:
+        return 1.0
+    rate = min(gpu.issue_width, gpu.lanes / 32)
+    demand = min(1.0, math.ceil(k.threads / 32) / (k.issue_interval * rate))
+    return demand * gpu.sm_saturation
+
+
 def parents_of(n: int, edges: list[tuple[int, int]]) -> list[set[int]]:
     parents: list[set[int]] = [set() for _ in range(n)]
     for s, d in edges:
@@ -128,9 +138,10 @@ def check_run(scheme: str, sc: dict) -> None:
     capacity = gpu.sms * (occupancy[0] if uniform else gpu.tb_slots)
     if not shared:
         assert m["work_bound_cycles"] == math.ceil(sum(costs) / capacity)
-    else:  # slots; at most sm_saturation TBs' compute per SM; the bytes at the bandwidth
+    else:  # slots; at most sm_saturation TB units' compute per SM; the bytes at the bandwidth
         fraction = [sc["kernels"][k].mem_fraction for k in sc["kernel_ids"]]
-        compute = sum((1 - f) * c for f, c in zip(fraction, costs, strict=True))
+        units = [issue_units(sc["kernels"][k], gpu) for k in sc["kernel_ids"]]
+        compute = sum((1 - f) * c * u for f, c, u in zip(fraction, costs, units, strict=True))
         bound = max(sum(costs) / capacity, compute / (gpu.sms * gpu.sm_saturation))
         if gpu.mem_bandwidth > 0:
             moved = sum(
@@ -160,10 +171,12 @@ def check_run(scheme: str, sc: dict) -> None:
 def check_work_conserved(
     tl: pd.DataFrame, costs: list[int], sc: dict, spinners: bool = False
 ) -> None:
-    """Shared SMs: an SM does at most min(sm_saturation, resident TBs) TBs' compute
-    work per cycle (memory time, a kernel's mem_fraction of its cost, does not
-    take SM throughput), all of it when no kernel has memory time; a TB may end
-    up to a cycle late (finish times are whole cycles), its SM still working.
+    """Shared SMs: an SM does at most min(sm_saturation, resident TB units) TB
+    units' compute work per cycle (a TB of a kernel with an issue_interval
+    counts its demand x sm_saturation, others 1; memory time, a kernel's
+    mem_fraction of its cost, does not take SM throughput), all of it when no
+    kernel has memory time; a TB may end up to a cycle late (finish times are
+    whole cycles), its SM still working.
     With `spinners` (Juggler's polling workers take SM throughput too) only
     the upper bound holds."""
     gpu = sc["gpu"]
@@ -173,12 +186,17 @@ def check_work_conserved(
         if on.empty:
             continue
         times = sorted(set(on["start"]) | set(on["end"]))
+        units = pd.Series(
+            [issue_units(sc["kernels"][sc["kernel_ids"][t]], gpu) for t in on.index],
+            index=on.index,
+        )
         capacity = 0.0
         for a, b in itertools.pairwise(times):
-            resident = int(((on["start"] <= a) & (on["end"] >= b)).sum())
+            resident = float(units[(on["start"] <= a) & (on["end"] >= b)].sum())
             capacity += (b - a) * min(gpu.sm_saturation, resident)
         compute = [
-            (1 - sc["kernels"][sc["kernel_ids"][t]].mem_fraction) * costs[t] for t in on.index
+            (1 - sc["kernels"][sc["kernel_ids"][t]].mem_fraction) * costs[t] * units[t]
+            for t in on.index
         ]
         work = float(sum(compute))
         assert work <= capacity + 1e-6 * max(1.0, work), (sm, work, capacity)

@@ -46,6 +46,22 @@ def shared_scenarios(draw: st.DrawFn, scheme: str) -> dict:
             kernel_ids=sc["kernel_ids"],
             kernels=sc["kernels"],
         )
+    if draw(st.booleans()):  # per-kernel throughput traits on some kernels
+        sc["kernels"] = [
+            dataclasses.replace(
+                k,
+                threads=k.threads or 32,
+                issue_interval=draw(st.sampled_from([0.0, 1.0, 2.5, 8.0])),
+            )
+            for k in sc["kernels"]
+        ]
+        sc["workload"] = td.workloads.from_edges(
+            sc["edges"],
+            sc["n"],
+            cost=td.cost.array(sc["costs"]),
+            kernel_ids=sc["kernel_ids"],
+            kernels=sc["kernels"],
+        )
     sc["gpu"] = sc["gpu"].replace(**fields)
     return sc
 
@@ -117,3 +133,26 @@ def test_concurrency_is_no_longer_the_speedup() -> None:
     assert r.makespan_cycles == 400
     assert r.metrics["avg_tb_concurrency"] == pytest.approx(8.0)
     assert r.metrics["work_bound_cycles"] == 400
+
+
+def test_golden_per_kernel_throughput() -> None:
+    """Two TBs of 3 warps issuing every 4 cycles on a GPU that issues one warp
+    instruction per cycle (issue_width 2, 32 lanes) demand 0.75 of the SM each:
+    1.5 in all, so evenly each runs at 1 / 1.5 and a 1000-cycle TB ends at
+    1500, whatever sm_saturation says; oldest first, the older ends at 1000
+    and the younger, at 1/3 speed until then, at 1667."""
+    k = td.Kernel("k", threads=96, issue_interval=4)
+    wl = td.workloads.from_edges([], 2, cost=td.cost.array([1000, 1000]), kernel=k)
+    for share, ends in (("even", [1500, 1500]), ("oldest_first", [1000, 1667])):
+        gpu = make_gpu(
+            1, 2, sm_model="shared", sm_saturation=8, sm_share=share, lanes=32, issue_width=2
+        )
+        r = td.simulate(wl, gpu, "dataflow_ideal", timeline=True)
+        assert list(r.timeline().sort_values("task")["end"]) == ends
+
+
+def test_issue_interval_is_checked() -> None:
+    with pytest.raises(td.ConfigError, match="'issue_interval'"):
+        td.Kernel("k", threads=32, issue_interval=0.5)
+    with pytest.raises(td.ConfigError, match="needs 'threads'"):
+        td.Kernel("k", issue_interval=4)

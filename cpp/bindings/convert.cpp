@@ -69,8 +69,9 @@ WorkloadPtr make_workload(const WorkloadTuple& spec) {
   w->name = name;
   if (has_graph) w->graph = *graph;
   if (has_input) w->input = *input;
-  for (const auto& [kname, threads, regs, smem, requests, mem_fraction] : kernels)
-    w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests, mem_fraction});
+  for (const auto& [kname, threads, regs, smem, requests, mem_fraction, issue_interval] : kernels)
+    w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests, mem_fraction,
+                                    issue_interval});
   if (application) {
     w->application = *application;
     if (!(*application)->data_start.empty()) add_footprints(*w);

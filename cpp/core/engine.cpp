@@ -46,7 +46,11 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
     shared_.emplace(gpu);
     for (const KernelInfo& k : workload.kernels)
       kernel_traits_.push_back(SharedSms::Tb{
-          .mem_fraction = k.mem_fraction, .bytes = 128.0 * static_cast<double>(k.mem_requests)});
+          .mem_fraction = k.mem_fraction,
+          .bytes = 128.0 * static_cast<double>(k.mem_requests),
+          .units = k.issue_interval > 0
+                       ? shared_->units_of(issue_demand(gpu, k.footprint.threads, k.issue_interval))
+                       : 1.0});
   }
   if (workload.has_data_ranges()) {
     check_data_ranges();
@@ -92,11 +96,18 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
     free_handles_.pop_back();
     running_[static_cast<std::size_t>(handle)] = Running{t, sm, slot};
   }
-  if (memory_) [[unlikely]] work = work_with_memory(t, sm, work);
+  Cycle memory_part = -1;  // with a footprint: the hierarchy's part of `work`
+  if (memory_) [[unlikely]] work = work_with_memory(t, sm, work, &memory_part);
   tb_cycles_ += static_cast<double>(work);
   if (shared_) [[unlikely]] {
     SharedSms::Tb tb = kernel_traits_[static_cast<std::size_t>(graph_.kernel(t))];
     tb.cost = work;
+    if (memory_part >= 0) {  // the hierarchy's time, not slowed by issue sharing, no second
+                             // bandwidth term (its DRAM channels already limit it)
+      tb.mem_fraction = work > 0 ? static_cast<double>(memory_part) / static_cast<double>(work) : 0.0;
+      tb.bytes = 0.0;
+      tb.hierarchy = true;
+    }
     tb.level = graph_.level(t);
     tb.seq = issued_++;
     shared_->start(handle, sm, tb, now_);
@@ -118,7 +129,7 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
 // (last read's completion - now).  Hits (a producer's lines still in L2, a
 // neighbour's in L1) shorten it; misses to DRAM lengthen it.  No per-policy
 // term: the order the scheme issues in decides the hits.
-Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work) {
+Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part) {
   const double f = workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].mem_fraction;
   const Cycle compute = work - static_cast<Cycle>(std::llround(f * static_cast<double>(work)));
   Cycle done = now_;
@@ -130,6 +141,7 @@ Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work) {
   }
   const Cycle out = compute + (done - now_);
   if (out > kMaxDelay) throw SimulationError("a TB's work with its memory time is above 2^48 cycles");
+  *memory_part = done - now_;
   return out;
 }
 
@@ -283,17 +295,18 @@ Cycle Engine::work_bound() const {
   const double slots = static_cast<double>(workload_.tb_capacity(gpu_));
   if (!shared_) return static_cast<Cycle>(std::ceil(tb_cycles_ / slots));
   // Under 'shared' a TB still holds a slot for at least its cost, an SM does
-  // at most sm_saturation TBs' compute work per cycle (memory time takes
-  // none), and the bytes of TBs with memory time pass at most at mem_bandwidth.
+  // at most sm_saturation TB units' compute work per cycle (a TB of u units
+  // demands u / sm_saturation of its issue slots; memory time takes none), and
+  // the bytes of TBs with memory time pass at most at mem_bandwidth.
   double compute = 0, bytes = 0;
   for (TaskId t = 0; t < graph_.size(); ++t) {
     const SharedSms::Tb& k = kernel_traits_[static_cast<std::size_t>(graph_.kernel(t))];
-    compute += (1.0 - k.mem_fraction) * static_cast<double>(cost_[t]);
+    compute += (1.0 - k.mem_fraction) * static_cast<double>(cost_[t]) * k.units;
     if (k.mem_fraction > 0 && cost_[t] > 0) bytes += k.bytes;
   }
   double bound = std::max(tb_cycles_ / slots,
                           compute / (static_cast<double>(gpu_.sms) * gpu_.sm_saturation));
-  if (gpu_.mem_bandwidth > 0)
+  if (gpu_.mem_bandwidth > 0 && !memory_)  // with footprints the hierarchy's channels limit
     bound = std::max(bound, bytes * gpu_.clock_mhz / (gpu_.mem_bandwidth * 1000.0));
   // a hair below the exact bound: the finish times' rounding must not cross it
   return static_cast<Cycle>(std::ceil(bound * (1 - 1e-12)));

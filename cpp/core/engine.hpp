@@ -122,6 +122,12 @@ class Engine {
   void add_spin(SmId sm, double weight) {
     if (shared_) shared_->add_spin(sm, weight, now_);
   }
+  // The same in the issue-demand accounting of kernels' throughput traits:
+  // `demand` is a share of `sm`'s issue slots (sm_timing.hpp issue_demand;
+  // e.g. one polling warp issuing every 50 cycles on a 2-wide SM: 1 / 100).
+  void add_spin_demand(SmId sm, double demand) {
+    if (shared_) shared_->add_spin(sm, shared_->units_of(demand), now_);
+  }
 
  private:
   // A task's TB footprint; no lookup when no kernel of the workload has one.
@@ -132,7 +138,8 @@ class Engine {
   void finish_task(Scheme& scheme, std::int32_t handle);
   // The TB's duration with its data footprint's reads through the memory
   // hierarchy (docs/simulation.md "Data footprints").
-  Cycle work_with_memory(TaskId t, SmId sm, Cycle work);
+  // `memory_part` receives the hierarchy's part of it.
+  Cycle work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part);
   void check_data_ranges() const;
   template <bool kShared>
   std::int64_t loop(Scheme& scheme, std::int64_t limit);

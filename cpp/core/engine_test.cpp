@@ -193,3 +193,25 @@ TEST_CASE("data footprints: a malformed CSR is a ConfigError") {
   const std::vector<Cycle> cost = {1000, 1000};
   CHECK_THROWS_AS(Engine(w, gpu, cost), ConfigError);
 }
+
+TEST_CASE("data footprints under 'shared': the hierarchy's time is counted once") {
+  // Each TB runs alone on its SM, so 'shared' must give the 'fixed' times:
+  // compute 500 + the hierarchy's read time.  The kernel's mem_requests and a
+  // tiny mem_bandwidth must not slow the memory part a second time (the
+  // hierarchy's DRAM channels already limit it), and the work bound has no
+  // bandwidth term.
+  const GpuConfig fixed = memory_gpu();
+  GpuConfig shared = memory_gpu();
+  shared.sm_model = "shared";
+  shared.sm_saturation = 1;
+  shared.mem_bandwidth = 0.001;
+  Workload w = producer_consumer(true, 2 << 20);
+  w.kernels[0].mem_requests = 1000;
+  const std::vector<Cycle> cost = {1000, 1000};
+  Greedy s1, s2;
+  const EngineOutput a = Engine(w, fixed, cost).run(s1, 0);
+  const EngineOutput b = Engine(w, shared, cost).run(s2, 0);
+  CHECK(a.makespan > 1000);  // both TBs read from DRAM
+  CHECK(b.makespan == a.makespan);
+  CHECK(b.work_bound <= b.makespan);
+}

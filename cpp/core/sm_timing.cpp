@@ -8,6 +8,17 @@
 
 namespace tbdse {
 
+double sm_issue_rate(const GpuConfig& gpu) {
+  return std::min(static_cast<double>(gpu.issue_width), static_cast<double>(gpu.lanes) / 32.0);
+}
+
+double issue_demand(const GpuConfig& gpu, std::int64_t threads, double issue_interval) {
+  const double warps = static_cast<double>((threads + 31) / 32);
+  // At most all of it: a TB's cost is its time alone on an SM, so one that
+  // alone would issue more than the SM can is issue-bound in that cost already.
+  return std::min(1.0, warps / (issue_interval * sm_issue_rate(gpu)));
+}
+
 SharedSms::SharedSms(const GpuConfig& gpu)
     : saturation_(gpu.sm_saturation),
       oldest_first_(gpu.oldest_first()),
@@ -40,7 +51,9 @@ void SharedSms::start(std::int32_t handle, SmId sm, const Tb& tb, Cycle now) {
   r = Running{};
   r.remaining = static_cast<double>(tb.cost);
   r.mem_fraction = tb.mem_fraction;
-  r.demand = tb.cost > 0 && tb.mem_fraction > 0 ? tb.bytes / static_cast<double>(tb.cost) : 0.0;
+  r.demand = tb.cost > 0 && tb.mem_fraction > 0 && !tb.hierarchy ? tb.bytes / static_cast<double>(tb.cost) : 0.0;
+  r.units = tb.units;
+  r.hierarchy = tb.hierarchy;
   r.since = now;
   r.started = now;
   r.seq = tb.seq;
@@ -76,8 +89,9 @@ void SharedSms::add_spin(SmId sm, double weight, Cycle now) {
 void SharedSms::settle_shares(SmId sm) {
   auto& on_sm = resident_[sm];
   if (!oldest_first_) {
-    const double share =
-        std::min(1.0, saturation_ / (static_cast<double>(on_sm.size()) + spin_[sm]));
+    double units = 0;  // exactly the resident count when no kernel states traits
+    for (const std::int32_t h : on_sm) units += running_[h].units;
+    const double share = std::min(1.0, saturation_ / (units + spin_[sm]));
     for (const std::int32_t h : on_sm) running_[h].share = share;
     return;
   }
@@ -90,8 +104,14 @@ void SharedSms::settle_shares(SmId sm) {
   });
   double left = saturation_;  // spinners take only what the tasks leave (add_spin)
   for (const std::int32_t h : on_sm) {
-    running_[h].share = std::clamp(left, 0.0, 1.0);
-    left -= running_[h].share;
+    Running& r = running_[h];
+    if (r.units == 1.0) {  // no traits: today's arithmetic, exactly
+      r.share = std::clamp(left, 0.0, 1.0);
+      left -= r.share;
+    } else {
+      r.share = std::clamp(left / r.units, 0.0, 1.0);
+      left -= r.share * r.units;
+    }
   }
 }
 
@@ -107,7 +127,7 @@ double progress(double s, double f, double m) {
 }  // namespace
 
 double SharedSms::rate_of(const Running& r) const {
-  return progress(r.share, r.mem_fraction, memory_);
+  return progress(r.share, r.mem_fraction, r.hierarchy ? 1.0 : memory_);
 }
 
 double SharedSms::memory_speed() const {
@@ -171,7 +191,7 @@ Cycle SharedSms::next_finish(Cycle now) {
     if (m != memory_) {  // every TB with memory time changes speed
       for (SmId sm = 0; sm < static_cast<SmId>(resident_.size()); ++sm)
         for (const std::int32_t h : resident_[sm])
-          if (running_[h].mem_fraction > 0) {
+          if (running_[h].mem_fraction > 0 && !running_[h].hierarchy) {
             touch(sm, now);
             break;
           }

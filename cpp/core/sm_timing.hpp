@@ -1,9 +1,20 @@
 // The `shared` timing model of an SM (docs/simulation.md "Timing models",
-// docs/MODELS.md §1): an SM runs `sm_saturation` resident TBs at full speed;
-// with more, its throughput is split among them — evenly (processor sharing:
-// each of r TBs at min(1, sat / r)) or oldest first (the oldest TBs, lowest
-// level then earliest start, take full speed first, as a GTO warp scheduler
-// favours old warps; the rest get what is left, possibly nothing).
+// docs/MODELS.md §1).  Every resident TB has an issue demand: the share of
+// its SM's issue slots it needs to run at full speed.  A TB whose kernel
+// states no throughput trait demands 1 / sm_saturation (an SM runs
+// `sm_saturation` such TBs at full speed); one whose kernel states an
+// `issue_interval` demands warps / (issue_interval x warp instructions the SM
+// issues per cycle) (issue_demand below).  Spinning resident TBs and a
+// runtime's steps (add_spin) demand issue slots the same way.  When an SM's
+// demands sum to at most 1 every TB runs at full speed; beyond that the slots
+// are split — evenly (processor sharing: each TB at 1 / total demand of full
+// speed) or oldest first (the oldest TBs, lowest level then earliest start,
+// take what they demand first, as a GTO warp scheduler favours old warps; the
+// rest get what is left, possibly nothing).
+//
+// Demands are kept in "TB units" of 1 / sm_saturation (a TB without traits is
+// exactly 1), so runs whose kernels state no traits compute exactly what they
+// did before per-kernel demands existed.
 //
 // Optional memory term: a kernel's `mem_fraction` f of its cost is memory
 // time, which SM sharing does not slow, and its TBs move mem_requests x 128
@@ -11,7 +22,9 @@
 //     rho = 1 / ((1 - f) / s + f / m)
 // of full speed, and moves its bytes at rho x bytes / cost per cycle; m (one
 // for the whole GPU, at most 1) is the largest speed at which the running TBs
-// together stay within `mem_bandwidth`.
+// together stay within `mem_bandwidth`.  A TB whose memory time comes from
+// the memory hierarchy (a data footprint, Tb::hierarchy) has f = that time
+// over its work and m = 1: the hierarchy's DRAM channels already limit it.
 //
 // A TB's work is its cost at full speed.  Rates change only when a TB starts
 // or ends (or, under the memory term, when the memory speed changes with it),
@@ -30,6 +43,14 @@
 
 namespace tbdse {
 
+// Warp instructions an SM completes per cycle: its issue width, at most what
+// its lanes execute (a warp instruction takes 32 / lanes cycles of them).
+double sm_issue_rate(const GpuConfig& gpu);
+
+// Share of an SM's issue slots a TB of `threads` threads demands when each of
+// its warps issues once every `issue_interval` cycles (KernelInfo), at most 1.
+double issue_demand(const GpuConfig& gpu, std::int64_t threads, double issue_interval);
+
 class SharedSms {
  public:
   // What a starting TB brings: its work, its age and its memory traffic.
@@ -39,7 +60,13 @@ class SharedSms {
     std::uint64_t seq = 0;       // issue sequence (the engine's; age and tie-break)
     double mem_fraction = 0.0;   // share of the cost that is memory time
     double bytes = 0.0;          // bytes it moves (mem_requests x 128)
+    double units = 1.0;          // issue demand in TB units (issue_demand x sm_saturation)
+    bool hierarchy = false;      // mem_fraction is the memory hierarchy's time: memory speed 1
   };
+
+  // A TB's issue demand in the units start() and add_spin take: TBs' worth
+  // at 1 / sm_saturation of the SM's issue slots each.
+  double units_of(double demand) const { return demand * saturation_; }
 
   explicit SharedSms(const GpuConfig& gpu);
 
@@ -49,10 +76,11 @@ class SharedSms {
   // returns when it started.
   Cycle stop(std::int32_t handle, Cycle now);
   std::int64_t running() const { return running_count_; }
-  // Adds `weight` TBs' worth of issue demand on `sm` from `now` (negative
-  // removes it): resident TBs that run no task but spin (persistent workers
-  // polling, sleeping, running a runtime's steps) share the SM's throughput
-  // with its running TBs.  Even sharing counts them among the residents;
+  // Adds `weight` TB units of issue demand on `sm` from `now` (negative
+  // removes it; units_of converts a share of the issue slots): resident TBs
+  // that run no task but spin (persistent workers polling, sleeping, running
+  // a runtime's steps) share the SM's issue slots with its running TBs, in
+  // the same sum of demands.  Even sharing counts them like any resident;
   // oldest first serves the running TBs first (a polling warp stalls on its
   // loads and yields), so spinners take only what the tasks leave.
   void add_spin(SmId sm, double weight, Cycle now);
@@ -72,6 +100,8 @@ class SharedSms {
     double rate = 0.0;       // progress rho (0..1)
     double mem_fraction = 0.0;
     double demand = 0.0;     // bytes per cycle at full speed (bytes / cost)
+    double units = 1.0;      // issue demand, TB units
+    bool hierarchy = false;  // memory time from the hierarchy (memory speed 1)
     Cycle since = 0;
     Cycle planned = -1;      // finish cycle in the heap, -1: none
     Cycle started = 0;

@@ -181,3 +181,107 @@ TEST_CASE("memory term: memory time is not slowed by SM sharing") {
   const Times t = run(workload(2, {}, {}, k), shared_gpu(1), {100, 100});
   CHECK(t.end == std::vector<Cycle>{150, 150});
 }
+
+// ---- per-kernel throughput (docs/simulation.md "Per-kernel throughput") ----
+// The default GPU issues min(issue_width 2, lanes 32 / 32) = 1 warp instruction
+// per cycle: a TB of w warps issuing every i cycles demands w / i of it.
+
+namespace {
+
+KernelInfo traited(std::int64_t threads, double interval) {
+  KernelInfo k;
+  k.footprint.threads = threads;
+  k.issue_interval = interval;
+  return k;
+}
+
+// Holds `demand` of SM 0's issue slots from cycle 0 (a spinning persistent
+// TB or a runtime's steps) and runs every task at once.
+struct Spinner : Greedy {
+  double demand;
+  explicit Spinner(double d) : demand(d) {}
+  void start(Engine& e) override {
+    e.add_spin_demand(0, demand);
+    Greedy::start(e);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("issue demand: warps over issue interval over the SM's warp instructions per cycle") {
+  GpuConfig g;
+  CHECK(sm_issue_rate(g) == 1.0);  // 32 lanes: one warp instruction per cycle
+  CHECK(issue_demand(g, 96, 4) == 0.75);
+  CHECK(issue_demand(g, 65, 4) == 0.75);  // 65 threads are 3 warps
+  g.lanes = 128;
+  g.issue_width = 4;
+  CHECK(issue_demand(g, 256, 6) == doctest::Approx(8.0 / 24));
+  CHECK(issue_demand(g, 1024, 2) == 1.0);  // at most the whole SM: its cost is its time alone
+}
+
+TEST_CASE("per-kernel throughput, even: two TBs demanding 0.75 each run at 1 / 1.5") {
+  // Demands sum to 1.5: each gets 1 / 1.5 of full speed, a 1000-cycle TB ends
+  // at 1500 (sm_saturation no longer matters: both TBs state their demand).
+  // Work bound: 2 x 1000 cycles x 0.75 of the SM's issue slots = 1500.
+  for (const double saturation : {1.0, 8.0}) {
+    const Workload w = workload(2, {}, {}, traited(96, 4));
+    const GpuConfig g = shared_gpu(saturation);
+    const std::vector<Cycle> cost = {1000, 1000};  // the engine keeps a view of it
+    Engine engine(w, g, cost, EngineOptions{.record_timeline = true});
+    Greedy scheme;
+    const EngineOutput out = engine.run(scheme, 0);
+    CHECK(out.timeline->end == std::vector<Cycle>{1500, 1500});
+    CHECK(out.work_bound == 1500);
+  }
+}
+
+TEST_CASE("per-kernel throughput, oldest_first: the older takes its 0.75, the younger the rest") {
+  // The younger runs at 0.25 / 0.75 = 1/3 until 1000 (333.3 cycles of work
+  // done), then alone: 1000 + 666.7 -> 1667.
+  const Times t = run(workload(2, {}, {}, traited(96, 4)), shared_gpu(1, "oldest_first"), {1000, 1000});
+  CHECK(t.end == std::vector<Cycle>{1000, 1667});
+}
+
+TEST_CASE("per-kernel throughput: demands that fit the issue slots run at full speed") {
+  // Two TBs of 2 warps issuing every 4 cycles demand 0.5 each: full speed
+  // even at saturation 1, where two TBs without traits take twice their cost.
+  CHECK(run(workload(2, {}, {}, traited(64, 4)), shared_gpu(1), {1000, 1000}).end ==
+        std::vector<Cycle>{1000, 1000});
+  CHECK(run(workload(2, {}, {}), shared_gpu(1), {1000, 1000}).end == std::vector<Cycle>{2000, 2000});
+}
+
+TEST_CASE("per-kernel throughput: a TB without traits demands 1 / sm_saturation beside one with") {
+  // Saturation 4: the plain TB demands 0.25, the traited one 0.75: 1.0, full
+  // speed.  At saturation 2 the plain one demands 0.5: 1.25, both at 0.8 ->
+  // 1000 / 0.8 = 1250.
+  TaskGraphInput in;
+  in.nodes = 2;
+  in.kernel = {0, 1};
+  Workload w;
+  w.graph = std::make_shared<TaskGraph>(TaskGraph::build(in));
+  w.kernels = {traited(96, 4), KernelInfo{}};
+  CHECK(run(w, shared_gpu(4), {1000, 1000}).end == std::vector<Cycle>{1000, 1000});
+  CHECK(run(w, shared_gpu(2), {1000, 1000}).end == std::vector<Cycle>{1250, 1250});
+}
+
+TEST_CASE("per-kernel throughput: a spinning TB's demand shares the issue slots like a TB's") {
+  // A spinner demanding 0.75 beside a running TB demanding 0.75: 1.5, the TB
+  // at 1 / 1.5 ends at 1500, as beside a second running TB.  A spinner that
+  // fits beside it (0.25) leaves it at full speed.
+  const Workload w = workload(1, {}, {}, traited(96, 4));
+  for (const auto& [demand, end] : {std::pair{0.75, Cycle{1500}}, std::pair{0.25, Cycle{1000}}}) {
+    const GpuConfig g = shared_gpu(2);
+    const std::vector<Cycle> cost = {1000};
+    Engine engine(w, g, cost);
+    Spinner scheme(demand);
+    CHECK(engine.run(scheme, 0).makespan == end);
+  }
+}
+
+TEST_CASE("per-kernel throughput: a TB's memory part is not slowed by issue sharing") {
+  // Half of each TB's cost is memory time: at SM share 1 / 1.5 a TB runs at
+  // 1 / (0.5 x 1.5 + 0.5) = 0.8 of full speed: 1250.
+  KernelInfo k = traited(96, 4);
+  k.mem_fraction = 0.5;
+  CHECK(run(workload(2, {}, {}, k), shared_gpu(8), {1000, 1000}).end == std::vector<Cycle>{1250, 1250});
+}

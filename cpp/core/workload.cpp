@@ -22,6 +22,14 @@ void Workload::validate(const GpuConfig& gpu) const {
     if (!(k.mem_fraction >= 0.0 && k.mem_fraction <= 1.0))
       throw ConfigError("kernel '" + k.name + "': mem_fraction must be a number in [0, 1]; got " +
                         std::to_string(k.mem_fraction));
+    if (k.issue_interval != 0.0) {
+      if (!(k.issue_interval >= 1.0 && k.issue_interval <= 1e6))
+        throw ConfigError("kernel '" + k.name + "': issue_interval must be 0 (not stated) or a "
+                          "number of cycles in [1, 1e6]; got " + std::to_string(k.issue_interval));
+      if (fp.threads < 1)
+        throw ConfigError("kernel '" + k.name + "': issue_interval needs threads (the TB's warps "
+                          "are what issue); threads is 0");
+    }
     if (occupancy(gpu, fp) < 1)
       throw ConfigError("kernel '" + k.name + "' does not fit on one SM of GPU '" + gpu.name +
                         "': its thread block exceeds " + occupancy_limiter(gpu, fp) +
@@ -84,6 +92,7 @@ std::uint64_t Workload::hash() const {
     h.add_signed(k.footprint.threads).add_signed(k.footprint.regs_per_thread);
     h.add_signed(k.footprint.smem_bytes).add_signed(k.mem_requests);
     if (k.mem_fraction != 0.0) h.add_double(k.mem_fraction);  // hashes of kernels without it unchanged
+    if (k.issue_interval != 0.0) h.add_double(k.issue_interval).add_string("issue_interval");
   }
   h.add(application ? application->hash() : 0);
   if (has_data_ranges()) {  // hashes of workloads without footprints unchanged

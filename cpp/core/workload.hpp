@@ -24,6 +24,13 @@ struct KernelInfo {
   // Share of a TB's cost that is memory time (sm_model 'shared': SM sharing
   // does not slow it; its mem_requests x 128 bytes meet the GPU's mem_bandwidth).
   double mem_fraction = 0.0;
+  // Issue throughput trait (sm_model 'shared', docs/simulation.md "Per-kernel
+  // throughput"): cycles between one warp's instruction issues while it
+  // computes — its instruction mix's dependent-issue latency over its ILP
+  // (>= 1).  A TB of ceil(threads / 32) warps then demands warps / (interval x
+  // the SM's warp instructions per cycle) of its SM's issue slots.  0 = not
+  // stated: the TB demands 1 / gpu.sm_saturation, as before.
+  double issue_interval = 0.0;
 };
 
 // A byte range a TB reads or writes (its data footprint, docs/simulation.md

@@ -83,7 +83,15 @@ FILE_FORMAT_BY_SUFFIX = {
     ".yml": "application",
 }
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
-KERNEL_KEYS = ("name", "threads", "regs_per_thread", "smem_bytes", "mem_requests", "mem_fraction")
+KERNEL_KEYS = (
+    "name",
+    "threads",
+    "regs_per_thread",
+    "smem_bytes",
+    "mem_requests",
+    "mem_fraction",
+    "issue_interval",
+)
 # Generators of workloads that are not task graphs (no cost model, no kernels).
 MODEL_GENERATORS = (
     "bfs",

@@ -108,6 +108,7 @@ class Application:
         smem_bytes: int = 0,
         mem_requests: int = 0,
         mem_fraction: float | None = None,
+        issue_interval: float = 0.0,
     ) -> int:
         """Launches ``kernel`` on ``grid`` blocks (an int or (x, y[, z])), each
         running ``cost`` cycles and touching ``reads`` / ``writes``; returns the
@@ -123,6 +124,7 @@ class Application:
                 smem_bytes,
                 mem_requests,
                 self.mem_fraction if mem_fraction is None else mem_fraction,
+                issue_interval,
             )
         where = f"application '{self.name}': launch {index} ('{base.name}')"
         if isinstance(grid, (int, np.integer)):

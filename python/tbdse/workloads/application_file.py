@@ -55,6 +55,7 @@ _LAUNCH = (
     "smem_bytes",
     "mem_requests",
     "mem_fraction",
+    "issue_interval",
     "reads",
     "writes",
 )
@@ -142,6 +143,7 @@ def _launch(app: Application, m: dict[str, Any], where: str) -> None:
         m.get("smem_bytes", 0),
         m.get("mem_requests", 0),
         m.get("mem_fraction", 0.0),
+        m.get("issue_interval", 0.0),
     )
     app.launch(
         kernel,

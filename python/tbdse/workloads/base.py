@@ -29,6 +29,13 @@ class Kernel:
     ``mem_fraction`` the share of its cost that is memory time — under
     ``gpu.sm_model = 'shared'`` SM sharing does not slow that share and the
     TBs' bytes meet ``gpu.mem_bandwidth`` (docs/simulation.md).
+    ``issue_interval`` (cycles, 0 = not stated) is the kernel's throughput
+    trait under ``sm_model = 'shared'``: a warp issues once per that many
+    cycles while it computes (its instruction mix's dependent-issue latency
+    over its ILP), so a TB of ``ceil(threads / 32)`` warps demands ``warps /
+    (issue_interval x min(issue_width, lanes / 32))`` (at most 1) of its SM's issue slots
+    instead of ``1 / sm_saturation`` (docs/simulation.md "Per-kernel
+    throughput").  It needs ``threads``.
     """
 
     name: str = "kernel"
@@ -37,6 +44,7 @@ class Kernel:
     smem_bytes: int = 0
     mem_requests: int = 0
     mem_fraction: float = 0.0
+    issue_interval: float = 0.0
 
     def __post_init__(self) -> None:
         text(self.name, "a kernel's name")
@@ -45,8 +53,20 @@ class Kernel:
             object.__setattr__(self, field, value)
         fraction = real(self.mem_fraction, f"kernel '{self.name}': 'mem_fraction'", 0, 1)
         object.__setattr__(self, "mem_fraction", fraction)
+        interval = real(self.issue_interval, f"kernel '{self.name}': 'issue_interval'", 0, 1e6)
+        if interval != 0 and interval < 1:
+            raise ConfigError(
+                f"kernel '{self.name}': 'issue_interval' must be 0 (not stated) or at least 1 "
+                f"cycle (a warp issues at most once per cycle); got {interval:g}"
+            )
+        if interval != 0 and self.threads == 0:
+            raise ConfigError(
+                f"kernel '{self.name}': 'issue_interval' needs 'threads' (the TB's warps are "
+                "what issue); threads is 0"
+            )
+        object.__setattr__(self, "issue_interval", interval)
 
-    def as_tuple(self) -> tuple[str, int, int, int, int, float]:
+    def as_tuple(self) -> tuple[str, int, int, int, int, float, float]:
         return (
             self.name,
             self.threads,
@@ -54,6 +74,7 @@ class Kernel:
             self.smem_bytes,
             self.mem_requests,
             self.mem_fraction,
+            self.issue_interval,
         )
 
 
@@ -243,7 +264,7 @@ class Workload:
     ) -> tuple[
         str,
         _core.TaskGraph | None,
-        list[tuple[str, int, int, int, int, float]],
+        list[tuple[str, int, int, int, int, float, float]],
         _core.Application | None,
         _core.ModelInput | None,
     ]:

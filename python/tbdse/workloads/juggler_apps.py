@@ -137,6 +137,28 @@ KINDS: dict[str, dict[str, tuple[int, int]]] = {
 #   histogram tiles (127 synchronised steps, Observation 3's extra reads)
 #   0.4, the triangular solves (~8 flop/B) 0.2, bmod (~11 flop/B, near the
 #   ridge) 0.2, lu0 (64 dependent pivot steps: latency, not traffic) 0.1.
+# kind -> instruction-level parallelism of its compute part: independent
+# instructions per dependent chain a warp has to issue (tbdse's reading of
+# each kernel; used only with ``alu_latency``, docs/simulation.md "Per-kernel
+# throughput"): 1 for the DP and histogram tiles and the scans (each cell
+# waits on its neighbours' results), lu0 (64 dependent pivot steps); 2 for
+# the copies and stencils (independent address and load/store streams) and
+# the triangular solves (independent columns); 4 for bmod (a register-blocked
+# multiply-subtract keeps several accumulators in flight).
+ILP: dict[str, float] = {
+    "dtw": 1,
+    "sw": 1,
+    "hist": 1,
+    "heat": 2,
+    "sat": 1,
+    "copy": 2,
+    "compute": 2,
+    "lu0": 1,
+    "fwd": 2,
+    "bdiv": 2,
+    "bmod": 4,
+}
+
 PROFILE: dict[str, tuple[int, float]] = {
     "dtw": (40, 0.4),
     "sw": (40, 0.4),
@@ -160,7 +182,7 @@ class App:
     build: Callable[[TaskBuilder, int], None]
 
 
-def _kinds(b: TaskBuilder, app: str, scale: float) -> None:
+def _kinds(b: TaskBuilder, app: str, scale: float, alu_latency: float = 0.0) -> None:
     for kind, (cycles, requests) in KINDS[app].items():
         if round(cycles * scale) < 1:
             raise ConfigError(
@@ -175,6 +197,7 @@ def _kinds(b: TaskBuilder, app: str, scale: float) -> None:
             regs_per_thread=regs,
             mem_requests=requests,
             mem_fraction=mem,
+            issue_interval=max(1.0, alu_latency / ILP[kind]) if alu_latency else 0.0,
         )
 
 
@@ -295,7 +318,9 @@ def _naming(params: Mapping[str, Any]) -> str:
     return spec.title if iterations == 2 else f"{spec.title}(iterations={iterations})"
 
 
-def juggler_tasks(app: str, iterations: int = 2, cost_scale: float = 1.0) -> TaskBuilder:
+def juggler_tasks(
+    app: str, iterations: int = 2, cost_scale: float = 1.0, alu_latency: float = 0.0
+) -> TaskBuilder:
     """The :class:`TaskBuilder` behind :func:`juggler_app`, with every kind
     and task declared and nothing built: to inspect its sections
     (:meth:`TaskBuilder.section_table`) or declare more."""
@@ -307,8 +332,9 @@ def juggler_tasks(app: str, iterations: int = 2, cost_scale: float = 1.0) -> Tas
     scale = real(cost_scale, f"{what}: cost_scale", 0, 1e6)
     if scale <= 0:
         raise ConfigError(f"{what}: cost_scale must be positive; got {excerpt(cost_scale)}")
+    latency = real(alu_latency, f"{what}: alu_latency", 0, 1e4)
     builder = TaskBuilder(_naming({"app": spec.key, "iterations": steps}), match="exact")
-    _kinds(builder, spec.key, scale)
+    _kinds(builder, spec.key, scale, latency)
     spec.build(builder, steps)
     return builder
 
@@ -319,6 +345,7 @@ def juggler_app(
     iterations: int = 2,
     cost_scale: float = 1.0,
     cost_jitter: float = 0.0,
+    alu_latency: float = 0.0,
     *,
     name: str | None = None,
     cost: CostModel | Mapping[str, Any] | float | None = None,
@@ -329,13 +356,16 @@ def juggler_app(
 
     ``app``: dt-warp, heat-sim, int-hist, jacobi, lu-d, sa-table or sm-w;
     ``iterations``: JACOBI's time steps; ``cost_scale`` multiplies every
-    kind's cost, ``cost_jitter`` is a lognormal spread per task."""
+    kind's cost, ``cost_jitter`` is a lognormal spread per task;
+    ``alu_latency`` (cycles, 0 = off) opts the kinds into per-kernel
+    throughput: each kind's ``issue_interval`` is ``alu_latency / ILP[kind]``
+    (at least 1; the P100's dependent ALU latency is about 6 cycles)."""
     spec = _spec(app)
     what = f"Juggler kernel '{spec.title}'"
     if kernel is not None or kernels is not None:
         raise ConfigError(f"{what} describes its own kinds; 'kernel(s)' cannot be given")
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
-    builder = juggler_tasks(spec.key, iterations, cost_scale)
+    builder = juggler_tasks(spec.key, iterations, cost_scale, alu_latency)
     made = builder.build(cost_jitter=jitter, name=name)
     if cost is not None:
         made = made.with_cost(cost)
@@ -346,6 +376,8 @@ def juggler_app(
         "cost_scale": float(cost_scale),
         "cost_jitter": jitter,
     }
+    if alu_latency:
+        made.params["alu_latency"] = float(alu_latency)
     made.chosen_kernels = None
     if cost is None:
         made.chosen_cost = None  # the preset's costs: derived again when parameters vary

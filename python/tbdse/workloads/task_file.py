@@ -43,7 +43,15 @@ from tbdse.workloads.tasks import MODES, TaskBuilder
 __all__ = ["tasks_file", "tasks_from_spec"]
 
 _TOP = ("name", "match", "cost_jitter", "arrays", "kinds", "tasks")
-_KIND = ("cost", "threads", "regs_per_thread", "smem_bytes", "mem_requests", "mem_fraction")
+_KIND = (
+    "cost",
+    "threads",
+    "regs_per_thread",
+    "smem_bytes",
+    "mem_requests",
+    "mem_fraction",
+    "issue_interval",
+)
 _TASK = ("kind", *MODES, "launch")
 
 Locate = Callable[[tuple[str | int, ...]], str]

@@ -152,6 +152,7 @@ class TaskBuilder:
         smem_bytes: int = 0,
         mem_requests: int = 0,
         mem_fraction: float = 0.0,
+        issue_interval: float = 0.0,
     ) -> str:
         """Declares a kind of task (a kernel): ``cost`` cycles per task and the
         TB footprint and memory traffic of :class:`~tbdse.workloads.Kernel`."""
@@ -162,6 +163,7 @@ class TaskBuilder:
             smem_bytes,
             mem_requests,
             mem_fraction,
+            issue_interval,
         )
         if name in self.kinds:
             raise ConfigError(f"task builder '{self.name}': kind '{name}' is declared twice")
