@@ -82,6 +82,13 @@ def test_independent_kernels_start_at_launch_under_prelaunch() -> None:
     # The baselines run the kernels one at a time whatever their dependencies.
     for scheme in ("baseline", "ideal_baseline"):
         assert td.simulate(free, make_gpu(1, 4), scheme).makespan_cycles == 50
+    # Fig. 9's pre-launch bar (§IV-B) orders every pair: independent_start
+    # false makes the independent K1 wait like the dependent one.
+    ordered = td.simulate(
+        free, make_gpu(1, 4), {"name": "prelaunch", "independent_start": False}, timeline=True
+    )
+    assert starts(ordered) == [0, 0, 0, 0, 40, 40, 40, 40]
+    assert ordered.makespan_cycles == 50
 
 
 def test_overlap_launches_is_gone(tmp_path: Any) -> None:

@@ -68,6 +68,34 @@ static void set_data_ranges(Workload& w, const TaskGraph* graph, const DataTuple
   w.data_start = std::move(start);
 }
 
+namespace {
+
+// The application's TB data footprints (by input task id) as the engine's
+// Workload::data_start / data_ranges (by graph node, its virtual id).
+void add_footprints(Workload& w) {
+  const Application& app = *w.application;
+  if (!w.graph)
+    throw ConfigError("workload '" + w.name + "': data footprints need a task graph");
+  const TaskGraph& g = *w.graph;
+  const auto n = static_cast<std::size_t>(g.size());
+  if (app.data_start.size() != n + 1)
+    throw ConfigError("workload '" + w.name + "': data footprints for " +
+                      std::to_string(app.data_start.size() - 1) + " tasks, the graph has " +
+                      std::to_string(n));
+  w.data_start.reserve(n + 1);
+  w.data_ranges.reserve(app.data_base.size());
+  w.data_start.push_back(0);
+  for (std::size_t t = 0; t < n; ++t) {
+    const auto id = static_cast<std::size_t>(g.original_id(static_cast<TaskId>(t)));
+    for (auto i = static_cast<std::size_t>(app.data_start[id]);
+         i < static_cast<std::size_t>(app.data_start[id + 1]); ++i)
+      w.data_ranges.push_back(DataRange{app.data_base[i], app.data_bytes[i], app.data_write[i] != 0});
+    w.data_start.push_back(static_cast<std::int64_t>(w.data_ranges.size()));
+  }
+}
+
+}  // namespace
+
 WorkloadPtr make_workload(const WorkloadTuple& spec) {
   const auto& [name, graph, kernels, application, input, data] = spec;
   const bool has_graph = graph && *graph, has_input = input && *input;
@@ -81,7 +109,15 @@ WorkloadPtr make_workload(const WorkloadTuple& spec) {
   for (const auto& [kname, threads, regs, smem, requests, mem_fraction, issue_interval] : kernels)
     w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests, mem_fraction,
                                     issue_interval});
-  if (application) w->application = *application;
+  if (application) {
+    w->application = *application;
+    if (!(*application)->data_start.empty()) {
+      if (data)
+        throw ConfigError("workload '" + name + "': data footprints come either from the "
+                          "application or from the workload's data, not both");
+      add_footprints(*w);
+    }
+  }
   return w;
 }
 

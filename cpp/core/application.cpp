@@ -84,6 +84,20 @@ void Application::validate() const {
   if (next_launch != launches())
     throw ConfigError("application: " + std::to_string(launches()) + " launches are described "
                       "but " + std::to_string(next_launch) + " are in the queue");
+  if (data_start.empty()) {
+    if (!data_base.empty() || !data_bytes.empty() || !data_write.empty())
+      throw ConfigError("application: data ranges without data_start");
+    return;
+  }
+  const auto ranges = static_cast<std::int64_t>(data_base.size());
+  if (data_bytes.size() != data_base.size() || data_write.size() != data_base.size() ||
+      data_start.front() != 0 || data_start.back() != ranges)
+    throw ConfigError("application: data_start must run from 0 to the number of data ranges (" +
+                      std::to_string(ranges) + ") and every range needs a base, bytes and a "
+                      "write flag");
+  for (std::size_t t = 1; t < data_start.size(); ++t)
+    if (data_start[t] < data_start[t - 1])
+      throw ConfigError("application: data_start decreases at task " + std::to_string(t - 1));
 }
 
 std::uint64_t Application::hash() const {
@@ -99,6 +113,11 @@ std::uint64_t Application::hash() const {
       h.add_signed(static_cast<std::int64_t>(set.size()));
       for (const std::int32_t b : set) h.add_signed(b);
     }
+  if (!data_start.empty()) {  // hashes of applications without footprints unchanged
+    for (const std::int64_t s : data_start) h.add_signed(s);
+    for (std::size_t i = 0; i < data_base.size(); ++i)
+      h.add(data_base[i]).add_signed(data_bytes[i]).add_signed(data_write[i]);
+  }
   return h.digest();
 }
 

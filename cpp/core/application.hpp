@@ -35,13 +35,23 @@ struct Application {
   // fully connected pair too large to list, a hazard with a kernel further
   // back than the previous one.
   std::vector<std::int32_t> launch_waits_for;
+  // Optional data footprints of the TBs (BlockMaestro's access ranges as byte
+  // ranges, docs/models/blockmaestro.md "Locality"), CSR by *input* task id:
+  // task t's ranges are [data_start[t], data_start[t+1]).  Empty: none, and
+  // the run uses no memory hierarchy.  The workload passes them to the
+  // engine (Workload::data_start / data_ranges) in the graph's node order.
+  std::vector<std::int64_t> data_start;
+  std::vector<std::uint64_t> data_base;
+  std::vector<std::int64_t> data_bytes;
+  std::vector<std::uint8_t> data_write;  // 1: a write range
 
   std::int32_t launches() const { return static_cast<std::int32_t>(launch_reads.size()); }
 
   // ConfigError naming the command when: a buffer id is out of range; a
   // buffer is used before its MALLOC or allocated twice; launches do not
   // appear exactly once each, in order 0, 1, ...; bytes < 0; a launch waits
-  // for itself or a later one.
+  // for itself or a later one; footprint arrays of different lengths or a
+  // data_start that is not a CSR over them.
   void validate() const;
   std::uint64_t hash() const;
 };

@@ -207,7 +207,9 @@ const std::vector<Preset>& presets() {
                  .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
                  .lanes = 128, .issue_width = 4, .amo_cycles = 8, .mem_bandwidth = 480.0,
                  .sm_model = "shared", .sm_saturation = 2.0, .sm_share = "even",
-                 .l1_bytes = 49152, .l1_ways = 6, .l1_hit_cycles = 82, .l1_mshrs = 32,
+                 // 256 L1 MSHRs: GPGPU-Sim's tested SM6_TITANX configuration (dl1
+                 // "A:256:8"; docs/memory.md).
+                 .l1_bytes = 49152, .l1_ways = 6, .l1_hit_cycles = 82, .l1_mshrs = 256,
                  .l1_write = "write_evict", .l2_bytes = 3145728, .l2_ways = 16, .l2_banks = 24,
                  .l2_hit_cycles = 216, .l2_write = "write_back", .dram_channels = 12,
                  .dram_channel_gbps = 40.0, .dram_latency = 234}},

@@ -128,9 +128,12 @@ class Application:
         launch_reads: Sequence[Sequence[int]],
         launch_writes: Sequence[Sequence[int]],
         launch_waits_for: Sequence[int],
+        footprints: tuple[Any, Any, Any, Any] | None = None,
     ) -> None: ...
     @property
     def launches(self) -> int: ...
+    @property
+    def data_ranges(self) -> int: ...
     @property
     def content_hash(self) -> int: ...
 
@@ -142,6 +145,8 @@ def extract_dependencies(
     kernels: Sequence[tuple[str, tuple[int, int, int], Sequence[Any], Sequence[Any]]],
     hazards: str,
     max_edges: int,
+    element_bytes: Sequence[int] = ...,
+    max_ranges: int = 0,
 ) -> dict[str, Any]: ...
 def task_dependencies(
     array_names: Sequence[str],

@@ -394,7 +394,7 @@ def build_plan(
     if len({b.key() for b in baselines}) != len(baselines):
         raise ConfigError("a sweep lists the same baseline scheme twice")
     _check_kinds(workloads, [*schemes, *baselines])
-    footprints = any(getattr(w, "data", None) is not None for w in workloads)
+    footprints = any(getattr(w, "has_footprints", False) for w in workloads)
     _check_gpu_axes([*schemes, *baselines], axes, footprints)
     _check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []

@@ -230,6 +230,9 @@ class Prelaunch(Scheme):
         reorder_queue: move launches ahead of calls they have no data dependency with and make
             calls non-blocking except copies to the host; default False (BlockMaestro §III-C,
             Fig. 5).
+        independent_start: a kernel independent of the previous one starts once resident; false:
+            it waits for the whole previous kernel like every other (Fig. 9's pre-launch bar);
+            default True (BlockMaestro §III-C; §IV-B Fig. 9).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -241,8 +244,14 @@ class Prelaunch(Scheme):
         label: str | None = None,
         prelaunch_depth: int = 1,
         reorder_queue: bool = False,
+        independent_start: bool = True,
     ) -> None:
-        super().__init__(label=label, prelaunch_depth=prelaunch_depth, reorder_queue=reorder_queue)
+        super().__init__(
+            label=label,
+            prelaunch_depth=prelaunch_depth,
+            reorder_queue=reorder_queue,
+            independent_start=independent_start,
+        )
 
 
 class BlockMaestro(Scheme):

@@ -59,6 +59,7 @@ BlockMaestroScheme::BlockMaestroScheme(Mode mode, const BlockMaestroParams& para
     : mode_(mode),
       consumer_first_(mode == Mode::BLOCKMAESTRO && params.priority == "consumer"),
       strict_wait_(params.when_full == "wait"),
+      independent_start_(params.independent_start),
       workload_(workload),
       plan_(LaunchPlan::build(workload, params.parent_counter_bits)),
       app_(workload.application ? workload.application : launches_only(plan_.size())),
@@ -131,13 +132,15 @@ BlockMaestroScheme::BlockMaestroScheme(Mode mode, const BlockMaestroParams& para
 // baselines (they run one kernel at a time anyway), per kernel when the pair
 // is tracked so (blockmaestro), and under prelaunch unless the kernel does not
 // depend on the previous one (§III-C: an independent kernel "can begin
-// executing right away"; a wait on a kernel further back stays, try_open).
+// executing right away"; a wait on a kernel further back stays, try_open) —
+// unless independent_start is false (§IV-B's Fig. 9 bar orders every pair).
 bool BlockMaestroScheme::waits_for_previous(std::int32_t launch) const {
   if (launch <= 0) return false;
   const auto& L = plan_.launches[launch];
   if (L.barrier) return true;
   if (tb_level()) return false;
-  return mode_ != Mode::PRELAUNCH || L.pair.pattern != Pattern::INDEPENDENT;
+  return mode_ != Mode::PRELAUNCH || !independent_start_ ||
+         L.pair.pattern != Pattern::INDEPENDENT;
 }
 
 void BlockMaestroScheme::start(Engine& engine) { pump_host(engine); }

@@ -48,6 +48,13 @@ struct PrelaunchParams {
   // Reorder the command queue and treat blocking calls as non-blocking
   // (§III-C, Fig. 5c).  Default false.
   bool reorder_queue = false;
+  // A kernel independent of the previous one (no TB-level dependency, no
+  // kernel-level wait) starts once resident (§III-C: it "can begin executing
+  // right away"; the default), or — false — waits for the whole previous
+  // kernel like every other (§IV-B's Fig. 9 bar: pre-launching "enforces the
+  // dependency by not allowing any consumer kernel TBs to schedule until all
+  // of the producer kernel TBs have completed").
+  bool independent_start = true;
 
   static const ParamTable<PrelaunchParams>& params();
 };
@@ -82,6 +89,9 @@ struct BlockMaestroParams {
   // stop (the strict reading; a buffer that fills serialises the run).
   // docs/models/blockmaestro.md.
   std::string when_full = "bypass";
+  // Not a parameter of `blockmaestro` (its TB-level dependencies decide):
+  // `prelaunch`'s independent_start, passed through.
+  bool independent_start = true;
 
   static const ParamTable<BlockMaestroParams>& params();
 };
@@ -129,6 +139,7 @@ class BlockMaestroScheme : public Scheme {
   Mode mode_;
   bool consumer_first_;
   bool strict_wait_;  // when_full == "wait"
+  bool independent_start_;  // prelaunch: an independent kernel starts once resident
   const Workload& workload_;
   blockmaestro::LaunchPlan plan_;
   std::shared_ptr<const Application> app_;  // the workload's, or one launch per group

@@ -37,6 +37,11 @@ const ParamTable<PrelaunchParams>& PrelaunchParams::params() {
     ParamTable<PrelaunchParams> t;
     t.add(&PrelaunchParams::prelaunch_depth, depth_info());
     t.add(&PrelaunchParams::reorder_queue, reorder_info());
+    t.add(&PrelaunchParams::independent_start,
+          {.name = "independent_start",
+           .doc = "a kernel independent of the previous one starts once resident; false: it waits "
+                  "for the whole previous kernel like every other (Fig. 9's pre-launch bar)",
+           .paper_ref = "BlockMaestro §III-C; §IV-B Fig. 9"});
     return t;
   }();
   return table;

@@ -20,6 +20,7 @@ BlockMaestroParams from(const PrelaunchParams& p) {
   BlockMaestroParams b;
   b.prelaunch_depth = p.prelaunch_depth;
   b.reorder_queue = p.reorder_queue;
+  b.independent_start = p.independent_start;
   return b;
 }
 

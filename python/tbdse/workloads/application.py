@@ -52,14 +52,19 @@ __all__ = ["MAX_PAIR_EDGES", "Application", "dependency_report"]
 MAX_PAIR_EDGES = 1 << 22
 # TBs over all launches: the task graph's node ids are 32-bit.
 MAX_TOTAL_TBS = 2**31 - 1
+# Data footprints: at most this many byte ranges per TB (a box of many short
+# rows makes one range per row).
+MAX_TB_RANGES = 1 << 16
 
 
 class Application:
     """Builds a multi-kernel application call by call (see the module doc)."""
 
-    def __init__(self, name: str, *, element_bytes: int = 4) -> None:
+    def __init__(self, name: str, *, element_bytes: int = 4, mem_fraction: float = 0.0) -> None:
         self.name = text(name, "an application's name")
         self.element_bytes = whole(element_bytes, f"application '{name}': element_bytes", 1, 2**20)
+        # The kernels' mem_fraction when a launch names none.
+        self.mem_fraction = real(mem_fraction, f"application '{name}': mem_fraction", 0, 1)
         self.buffers: dict[str, Buffer] = {}
         self.commands: list[tuple[str, Any]] = []
         self._launches: list[dict[str, Any]] = []
@@ -102,7 +107,7 @@ class Application:
         regs_per_thread: int = 0,
         smem_bytes: int = 0,
         mem_requests: int = 0,
-        mem_fraction: float = 0.0,
+        mem_fraction: float | None = None,
         issue_interval: float = 0.0,
     ) -> int:
         """Launches ``kernel`` on ``grid`` blocks (an int or (x, y[, z])), each
@@ -118,7 +123,7 @@ class Application:
                 regs_per_thread,
                 smem_bytes,
                 mem_requests,
-                mem_fraction,
+                self.mem_fraction if mem_fraction is None else mem_fraction,
                 issue_interval,
             )
         where = f"application '{self.name}': launch {index} ('{base.name}')"
@@ -169,11 +174,17 @@ class Application:
         cost_jitter: float = 0.0,
         max_pair_edges: int = MAX_PAIR_EDGES,
         name: str | None = None,
+        locality: bool = False,
     ) -> Workload:
         """The application as a Workload: its TB graph (dependencies between
         consecutive launches; ``hazards='all'`` adds WAR and WAW to RAW) and
         its command queue. Costs are per launch, with a lognormal
-        ``cost_jitter`` per TB."""
+        ``cost_jitter`` per TB. ``locality``: each TB also carries its data
+        footprint — the byte ranges its accesses read and write (buffers laid
+        out in malloc order, 4 KiB aligned, row-major; indirect accesses
+        add none) — so its memory time comes from the GPU's memory hierarchy
+        and the part ``mem_fraction`` of its cost is replaced by it
+        (docs/models/blockmaestro.md "Locality")."""
         if not self._launches:
             raise ConfigError(f"application '{self.name}' launches no kernel")
         if hazards not in ("raw", "all"):
@@ -190,7 +201,16 @@ class Application:
             )
             for L in self._launches
         ]
-        deps = _core.extract_dependencies(shapes, kernels, hazards, limit)
+        if not isinstance(locality, (bool, np.bool_)):
+            raise ConfigError(f"locality must be true or false; got {excerpt(locality)}")
+        deps = _core.extract_dependencies(
+            shapes,
+            kernels,
+            hazards,
+            limit,
+            [b.element_bytes for b in self.buffers.values()],
+            MAX_TB_RANGES if locality else 0,
+        )
         sizes = np.array([g[0] * g[1] * g[2] for g in (L["grid"] for L in self._launches)])
         offset = np.concatenate([[0], np.cumsum(sizes)])
         src, dst = [], []
@@ -218,6 +238,7 @@ class Application:
             [sorted({ids[a.buffer.name] for a in L["reads"]}) for L in self._launches],
             [sorted({ids[a.buffer.name] for a in L["writes"]}) for L in self._launches],
             waits,
+            deps.get("footprints"),
         )
         kernels_out = [L["kernel"] for L in self._launches]
         return Workload(

@@ -229,6 +229,14 @@ class Workload:
             raise ConfigError(f"kernels must be a list of tbdse.Kernel; got {excerpt(kernels)}")
         return self._copy(kernels=tuple(kernels))
 
+    @property
+    def has_footprints(self) -> bool:
+        """Some task declares data footprints (its own ``data`` or an
+        application built with ``locality``): the TB engine then times their
+        reads through the GPU's memory hierarchy."""
+        app_ranges = getattr(self.application, "data_ranges", 0) if self.application else 0
+        return self.data is not None or app_ranges > 0
+
     def with_data(self, data: DataFootprints | None) -> Workload:
         """The same workload with these data footprints (None: without)."""
         return self._copy(data=data)

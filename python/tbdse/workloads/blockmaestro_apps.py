@@ -30,13 +30,18 @@ tbdse's assumptions:
   a 5 us host launch is 7085 cycles.  Their proportions follow §IV-B:
   GAUSSIAN, GRAMSCHM, LUD, NW and FFT kernels last about one launch or less
   (launch-bound, helped by pre-launching), AlexNet's are long.  Their scale
-  (``cost_scale``, default :data:`COST_SCALE`) and lognormal spread
-  (``cost_jitter``, default :data:`COST_JITTER`) are *calibrated*, with the
+  (``cost_scale``, default :data:`COST_SCALE`) is *calibrated*, with the
   ``titanx_pascal`` preset's SM saturation, on one figure, Fig. 9: the
   geometric-mean speed-ups of producer priority (51.76%) and consumer
-  priority with 3 pre-launched kernels (80.28%) and AlexNet's 6.9%
-  (``experiments/blockmaestro_calibration.yaml``, docs/models/blockmaestro.md);
-  everything else is predicted with these values.
+  priority with 3 pre-launched kernels (80.28%) and AlexNet's 6.9%, over five
+  replicates (``experiments/blockmaestro_calibration.yaml``,
+  docs/models/blockmaestro.md); everything else is predicted with these
+  values.  Their lognormal spread (``cost_jitter``, default
+  :data:`COST_JITTER` = 0.1) is stated, not fitted: run-to-run variation.
+* **Locality** (``locality``, default :data:`LOCALITY`, off): each TB's
+  reads and writes go through the GPU's memory hierarchy, which replaces the
+  share ``mem_fraction`` (:data:`MEM_FRACTION`) of its cost
+  (docs/models/blockmaestro.md "Locality" says why it is off by default).
 * **Copies** are timed by the GPU's copy model.  GPGPU-Sim, the paper's
   simulator, does not time PCIe transfers: to compare with Fig. 9, use
   ``titanx_pascal(copy_latency_us=0, malloc_us=0, copy_gbps=1e6)``.  With the
@@ -62,22 +67,23 @@ tbdse's assumptions:
 ==========  ===  =========  ===========  =======  ==========  ========
 app         K    P# tbdse   P# Table II  storage  Table III   speedup
 ==========  ===  =========  ===========  =======  ==========  ========
-3mm           3  2 7        2 7          0.222    0.210     1.25
+3mm           3  2 7        2 7          0.222    0.210     1.24
 alexnet      22  1 3 4      1 3 4        0.0092   0.012     1.04
-bicg          2  7          7            \\-      \\-       1.83
-fdtd2d       24  6 7        5 7          1        1         1.42
+bicg          2  7          7            \\-      \\-       1.85
+fdtd2d       24  6 7        5 7          1        1         1.46
 fft          60  3 5 7      3 5 7        0.5      1         1.28
-gaussian    510  1          4 5          0.0013   1.77e-4   1.82
-gramschm    192  1          1 4 5        0.125    0.375     1.96
-hotspot      10  6          6            1        1         1.12
+gaussian    510  1          4 5          0.0013   1.77e-4   1.81
+gramschm    192  1          1 4 5        0.125    0.375     1.95
+hotspot      10  6          6            1        1         1.13
 lud          46  1 3 6      3 4 5        0.962    0.938     1.95
-mvt           2  7          7            \\-      \\-       1.83
+mvt           2  7          7            \\-      \\-       1.85
 nw          255  1 6        4 5          0.9999   1         1.99
 pathfinder    5  6          6            1        1         1.34
 ==========  ===  =========  ===========  =======  ==========  ========
 
 (K: kernels; speedup: baseline / blockmaestro makespan on ``titanx_pascal``
-with free copies, at the calibrated scale; geometric mean 1.53.)
+with free copies, at the calibrated scale, mean of five replicates;
+geometric mean 1.53.)
 Per application — size, grid and threads per TB, TB
 cycles, and the pattern of each consecutive kernel pair:
 
@@ -197,7 +203,12 @@ APPS: dict[str, AppSpec] = {
 
 # The TB-cost scale and spread fitted to Fig. 9 (see the module docstring).
 COST_SCALE = 0.6
-COST_JITTER = 0.0
+COST_JITTER = 0.1
+# Locality (docs/models/blockmaestro.md "Locality"): the TBs' data footprints
+# go through the GPU's memory hierarchy, which replaces the share
+# MEM_FRACTION of each TB's cost (its memory time on the preset's cost).
+LOCALITY = False
+MEM_FRACTION = 0.5
 
 # Fig. 12's VectorAdd TB: 256 threads, 256 elements, 5,000 cycles with a
 # lognormal spread of 0.3, so that a kernel of 256 TBs outlasts a launch and
@@ -219,6 +230,12 @@ def _spec(app: str) -> AppSpec:
     return APPS[_LOOKUP[key]]
 
 
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{what} must be true or false; got {excerpt(value)}")
+    return value
+
+
 def _no_kernels(kernel: Kernel | None, kernels: Sequence[Kernel] | None, what: str) -> None:
     if kernel is not None or kernels is not None:
         raise ConfigError(f"{what} describes its own kernels; 'kernel(s)' cannot be given")
@@ -229,13 +246,17 @@ def blockmaestro_app(
     app: str,
     cost_scale: float = COST_SCALE,
     cost_jitter: float = COST_JITTER,
+    locality: bool = LOCALITY,
+    mem_fraction: float = MEM_FRACTION,
     *,
     name: str | None = None,
     cost: CostModel | Mapping[str, Any] | float | None = None,
     kernel: Kernel | None = None,
     kernels: Sequence[Kernel] | None = None,
 ) -> Workload:
-    """One of BlockMaestro's Table II applications (3mm, alexnet, bicg, ...) as a command queue."""
+    """One of BlockMaestro's Table II applications (3mm, alexnet, bicg, ...) as a command
+    queue; ``locality``: its TBs' reads and writes go through the GPU's memory hierarchy,
+    replacing the share ``mem_fraction`` of their cost (docs/models/blockmaestro.md)."""
     spec = _spec(app)
     what = f"BlockMaestro application '{spec.key}'"
     _no_kernels(kernel, kernels, what)
@@ -243,13 +264,21 @@ def blockmaestro_app(
     if scale <= 0:
         raise ConfigError(f"{what}: cost_scale must be positive; got {excerpt(cost_scale)}")
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
-    builder = Application(spec.title)
+    frac = real(mem_fraction, f"{what}: mem_fraction", 0, 1)
+    local = _flag(locality, f"{what}: locality")
+    builder = Application(spec.title, mem_fraction=frac if local else 0.0)
     spec.build(builder, scale)
-    made = builder.build(cost_jitter=jitter, name=name or spec.title)
+    made = builder.build(cost_jitter=jitter, name=name or spec.title, locality=local)
     if cost is not None:
         made = made.with_cost(cost)
     made.generator = "blockmaestro_app"
-    made.params = {"app": spec.key, "cost_scale": scale, "cost_jitter": jitter}
+    made.params = {
+        "app": spec.key,
+        "cost_scale": scale,
+        "cost_jitter": jitter,
+        "locality": local,
+        "mem_fraction": frac,
+    }
     made.chosen_kernels = None
     if cost is None:
         made.chosen_cost = None  # the preset's costs: derived again when parameters vary
