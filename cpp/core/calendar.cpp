@@ -1,6 +1,7 @@
 #include "calendar.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace tbdse {
 
@@ -8,56 +9,59 @@ namespace {
 constexpr double kTouch = 1e-9;  // spans closer than this touch (DRAM sector times are fractional)
 }
 
-std::size_t Calendar::first_after(double at) const {
-  const auto it = std::partition_point(spans_.begin() + static_cast<std::ptrdiff_t>(head_),
-                                       spans_.end(), [at](const Span& s) { return s.end <= at; });
-  return static_cast<std::size_t>(it - spans_.begin());
+Calendar::Spans::const_iterator Calendar::first_after(double at) const {
+  auto it = spans_.upper_bound(at);  // first span starting after `at`
+  if (it != spans_.begin()) {
+    const auto before = std::prev(it);
+    if (before->second > at) return before;
+  }
+  return it;
 }
 
-double Calendar::earliest(double at, double length) const {
+double Calendar::earliest(double at) const {
   double start = at;
-  for (std::size_t i = first_after(at); i < spans_.size(); ++i) {
-    if (spans_[i].start - start >= length - kTouch) break;  // fits in the gap before span i
-    start = std::max(start, spans_[i].end);
+  for (auto it = first_after(at); it != spans_.end(); ++it) {
+    if (it->first - start >= slot_ - kTouch) break;  // fits in the gap before this span
+    start = std::max(start, it->second);
   }
   return start;
 }
 
-double Calendar::book(double at, double length) {
+double Calendar::book(double at) {
   double start = at;
-  std::size_t i = first_after(at);
-  for (; i < spans_.size(); ++i) {
-    if (spans_[i].start - start >= length - kTouch) break;
-    start = std::max(start, spans_[i].end);
+  auto it = spans_.upper_bound(at);
+  if (it != spans_.begin() && std::prev(it)->second > at) --it;
+  for (; it != spans_.end(); ++it) {  // every gap fits a slot: at most two steps
+    if (it->first - start >= slot_ - kTouch) break;
+    start = std::max(start, it->second);
   }
-  const double end = start + length;
-  const bool joins_prev = i > head_ && spans_[i - 1].end >= start - kTouch;
-  const bool joins_next = i < spans_.size() && spans_[i].start <= end + kTouch;
+  const double end = start + slot_;
+  // A gap left shorter than a slot can take no request: it joins the span.
+  const auto prev = it == spans_.begin() ? spans_.end() : std::prev(it);
+  const bool joins_prev = prev != spans_.end() && start - prev->second < slot_ - kTouch;
+  const bool joins_next = it != spans_.end() && it->first - end < slot_ - kTouch;
   if (joins_prev && joins_next) {
-    spans_[i - 1].end = spans_[i].end;
-    spans_.erase(spans_.begin() + static_cast<std::ptrdiff_t>(i));
+    prev->second = it->second;
+    spans_.erase(it);
   } else if (joins_prev) {
-    spans_[i - 1].end = end;
+    prev->second = end;
   } else if (joins_next) {
-    spans_[i].start = start;
+    const double next_end = it->second;
+    spans_.emplace_hint(spans_.erase(it), start, next_end);
   } else {
-    spans_.insert(spans_.begin() + static_cast<std::ptrdiff_t>(i), Span{start, end});
+    spans_.emplace_hint(it, start, end);
   }
   return start;
 }
 
 void Calendar::prune(double horizon) {
-  while (head_ < spans_.size() && spans_[head_].end <= horizon) ++head_;
-  if (head_ > 64 && head_ * 2 > spans_.size()) {  // compact: amortised O(1) per span
-    spans_.erase(spans_.begin(), spans_.begin() + static_cast<std::ptrdiff_t>(head_));
-    head_ = 0;
-  }
+  while (!spans_.empty() && spans_.begin()->second <= horizon) spans_.erase(spans_.begin());
 }
 
 double Calendar::busy_after(double cycle) const {
   double busy = 0;
-  for (std::size_t i = first_after(cycle); i < spans_.size(); ++i)
-    busy += spans_[i].end - std::max(spans_[i].start, cycle);
+  for (auto it = first_after(cycle); it != spans_.end(); ++it)
+    busy += it->second - std::max(it->first, cycle);
   return busy;
 }
 

@@ -42,29 +42,32 @@ std::vector<Cycle> eight_sms(Booking booking) {
 }  // namespace
 
 TEST_CASE("calendar: in-order bookings queue, an earlier one fills a gap") {
-  Calendar c;
-  CHECK(c.book(0, 4) == 0);
-  CHECK(c.book(0, 4) == 4);    // behind the first: [0, 8) busy
-  CHECK(c.book(20, 4) == 20);  // idle channel: [20, 24)
+  Calendar c(4);
+  CHECK(c.book(0) == 0);
+  CHECK(c.book(0) == 4);    // behind the first: [0, 8) busy
+  CHECK(c.book(20) == 20);  // idle resource: [20, 24)
   CHECK(c.spans() == 2);
-  CHECK(c.book(5, 4) == 8);    // out of order: the gap [8, 20) takes it
-  CHECK(c.book(9, 10) == 24);  // [12, 20) is too short: after the last span
-  CHECK(c.book(12, 8) == 12);  // exactly fits [12, 20): all one span now
+  CHECK(c.book(5) == 8);    // out of order: the gap [8, 20) takes it
+  CHECK(c.book(9) == 12);
+  CHECK(c.book(13) == 16);  // exactly fills the gap: all one span [0, 24)
   CHECK(c.spans() == 1);
+  CHECK(c.book(26) == 26);  // [24, 26) is shorter than a slot: it joins, [0, 30)
+  CHECK(c.spans() == 1);
+  CHECK(c.book(24) == 30);  // so it takes nothing
   CHECK(c.busy_after(30) == doctest::Approx(4.0));  // [0, 34) busy
   c.prune(34);
   CHECK(c.spans() == 0);
 }
 
 TEST_CASE("calendar: on a random in-order trace it is the 'next free' time, exactly") {
-  Calendar c;
+  const double length = 32.0 / 28.228652081863093;  // a fractional sector time
+  Calendar c(length);
   double free = 0;
   std::uint64_t x = 99;
   double t = 0;
-  const double length = 32.0 / 28.228652081863093;  // a fractional sector time
   for (int i = 0; i < 100000; ++i) {
     t += static_cast<double>(xorshift(x) % 3);  // bursts and idle stretches
-    const double start = c.book(t, length);
+    const double start = c.book(t);
     const double old = std::max(free, t);
     free = old + length;
     REQUIRE(start == old);

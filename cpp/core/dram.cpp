@@ -23,7 +23,7 @@ Dram::Dram(std::int64_t channels, double bytes_per_cycle, Cycle latency, Booking
     throw ConfigError("dram_write_queue > 0 needs booking 'gap_filling'");
   channels_.assign(static_cast<std::size_t>(channels), 0.0);
   if (booking == Booking::gap_filling) {
-    calendars_.resize(static_cast<std::size_t>(channels));
+    calendars_.assign(static_cast<std::size_t>(channels), Calendar(sector_cycles_));
     if (write_queue_ > 0)
       writes_.assign(static_cast<std::size_t>(channels),
                      WriteQueue{std::vector<double>(write_queue_, 0.0), 0, 0});
@@ -47,13 +47,13 @@ Cycle Dram::transfer(std::uint64_t address, Cycle cycle, bool is_write) {
     queue_write(c, at);
     return cycle;
   }
-  return done_at(calendars_[c].book(at, sector_cycles_) + sector_cycles_);
+  return done_at(calendars_[c].book(at) + sector_cycles_);
 }
 
 void Dram::queue_write(std::size_t channel, double cycle) {
   WriteQueue& q = writes_[channel];
   if (q.size == write_queue_) {  // full: the oldest goes now, like a read
-    calendars_[channel].book(q.arrivals[q.head], sector_cycles_);
+    calendars_[channel].book(q.arrivals[q.head]);
     q.head = (q.head + 1) % write_queue_;
     --q.size;
   }
@@ -71,8 +71,8 @@ void Dram::advance(Cycle horizon) {
       WriteQueue& q = writes_[c];
       while (q.size > 0) {
         const double at = q.arrivals[q.head];
-        if (cal.earliest(at, sector_cycles_) + sector_cycles_ > h) break;
-        cal.book(at, sector_cycles_);
+        if (cal.earliest(at) + sector_cycles_ > h) break;
+        cal.book(at);
         q.head = (q.head + 1) % write_queue_;
         --q.size;
       }

@@ -57,7 +57,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config)
   for (std::int64_t b = 0; b < config.l2_banks; ++b) l2_.emplace_back(config.l2_sets, config.l2_ways);
   l2_port_.assign(static_cast<std::size_t>(config.l2_banks), 0);
   if (config.booking == Booking::gap_filling)
-    l2_calendar_.resize(static_cast<std::size_t>(config.l2_banks));
+    l2_calendar_.assign(static_cast<std::size_t>(config.l2_banks), Calendar(1.0));
   samples_.reserve(4096);
 }
 
@@ -205,7 +205,7 @@ Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t s
   Cycle at = cycle;
   if (config_.booking == Booking::gap_filling) {
     at = static_cast<Cycle>(l2_calendar_[static_cast<std::size_t>(b)].book(
-        static_cast<double>(cycle), 1.0));
+        static_cast<double>(cycle)));
   } else {
     Cycle& port = l2_port_[static_cast<std::size_t>(b)];
     at = std::max(cycle, port);

@@ -81,9 +81,7 @@ class Hierarchy:
             raise ConfigError(f"booking must be 'in_order' or 'gap_filling'; got {booking!r}")
         queue = whole(dram_write_queue, "dram_write_queue", 0)
         self.booking = booking
-        self._h = _core.MemoryHierarchy(
-            (self.gpu.name, self.gpu.encoded()), sample, booking, queue
-        )
+        self._h = _core.MemoryHierarchy((self.gpu.name, self.gpu.encoded()), sample, booking, queue)
 
     def advance(self, horizon: int) -> None:
         """No later access comes before cycle ``horizon`` (gap_filling: queued
