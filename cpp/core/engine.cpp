@@ -60,6 +60,7 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
     MemoryConfig mc = memory_config(gpu);
     mc.booking = Booking::gap_filling;
     mc.dram_write_queue = kDramWriteQueueSectors;
+    mc.sample_cycles = 0;  // no DRAM backlog samples: the engine reports none
     memory_.emplace(mc);
   }
   if (options_.record_timeline) {
