@@ -43,7 +43,8 @@ echo "== building the C++ benchmarks (Release) in $BUILD"
 "$CMAKE" -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_MAKE_PROGRAM="$NINJA" \
   -DTBDSE_BUILD_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 1
 "$CMAKE" --build "$BUILD" --target tbdse_engine_throughput tbdse_wireframe_throughput \
-  tbdse_blockmaestro_extraction tbdse_juggler_throughput tbdse_memory_throughput || exit 1
+  tbdse_blockmaestro_extraction tbdse_juggler_throughput tbdse_memory_throughput \
+  tbdse_booking_throughput || exit 1
 
 failed=()
 run() {
@@ -63,6 +64,7 @@ run wireframe_throughput "$BUILD/benchmarks/tbdse_wireframe_throughput" --reps "
 run blockmaestro_extraction "$BUILD/benchmarks/tbdse_blockmaestro_extraction" --reps "$REPS"
 run juggler_throughput "$BUILD/benchmarks/tbdse_juggler_throughput" --reps "$REPS"
 run memory_throughput "$BUILD/benchmarks/tbdse_memory_throughput" --reps "$REPS"
+run booking_throughput "$BUILD/benchmarks/tbdse_booking_throughput" --reps "$REPS"
 run sweep_overhead "$PY" "$ROOT/benchmarks/sweep_overhead.py" --reps "$REPS"
 run python_reference "$PY" "$ROOT/benchmarks/python_reference.py" --reps "$REPS"
 run timeline_memory "$PY" "$ROOT/benchmarks/timeline_memory.py"

@@ -42,7 +42,7 @@ def test_a_consumer_right_after_its_producer_hits_l2() -> None:
     evicted = consumer_time([(0, 2), (2, 1)], 3, [producer, (2, "read", 1 << 30, 1 << 20), read])
     # (c) nobody wrote the lines: a cold miss.
     cold = consumer_time([(0, 1)], 2, [read])
-    assert hit == 5_234  # 5,000 compute + 31 + 200 (L2 hit) + 3 (bank waits)
+    assert hit == 5_232  # 5,000 compute + 31 + 200 (L2 hit) + 1 (an L2 bank wait)
     assert cold == 5_443  # + 200 DRAM latency and the sector transfers
     assert evicted == 5_437  # a miss like (c); 6 cycles of channel order apart
     assert hit + 200 <= evicted

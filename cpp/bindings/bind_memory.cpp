@@ -67,13 +67,27 @@ py::dict stats_dict(const MemoryHierarchy& m) {
 
 void register_memory(py::module_& m) {
   py::class_<MemoryHierarchy>(m, "MemoryHierarchy")
-      .def(py::init([](const NamedValues& gpu, std::int64_t sample_cycles) {
+      .def(py::init([](const NamedValues& gpu, std::int64_t sample_cycles,
+                       const std::string& booking, std::int64_t dram_write_queue) {
              MemoryConfig c = memory_config(make_gpu(gpu));
              if (sample_cycles < 0) throw ConfigError("sample_cycles must be >= 0");
              c.sample_cycles = sample_cycles;
+             if (booking == "gap_filling") {
+               c.booking = Booking::gap_filling;
+             } else if (booking != "in_order") {
+               throw ConfigError("booking must be 'in_order' or 'gap_filling'; got '" + booking +
+                                 "'");
+             }
+             if (dram_write_queue < 0 ||
+                 (dram_write_queue > 0 && c.booking != Booking::gap_filling))
+               throw ConfigError("dram_write_queue must be >= 0, and 0 unless booking is "
+                                 "'gap_filling'");
+             c.dram_write_queue = dram_write_queue;
              return MemoryHierarchy(c);
            }),
-           py::arg("gpu"), py::arg("sample_cycles"))
+           py::arg("gpu"), py::arg("sample_cycles"), py::arg("booking") = "in_order",
+           py::arg("dram_write_queue") = 0)
+      .def("advance", &MemoryHierarchy::advance, py::arg("horizon"))
       .def(
           "replay",
           [](MemoryHierarchy& h, const I64Array& sm, const I64Array& cycle, const U64Array& address,

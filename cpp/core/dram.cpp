@@ -9,24 +9,87 @@
 
 namespace tbdse {
 
-Dram::Dram(std::int64_t channels, double bytes_per_cycle, Cycle latency)
-    : sector_cycles_(static_cast<double>(kSectorBytes) / bytes_per_cycle), latency_(latency) {
+Dram::Dram(std::int64_t channels, double bytes_per_cycle, Cycle latency, Booking booking,
+           std::int64_t write_queue)
+    : sector_cycles_(static_cast<double>(kSectorBytes) / bytes_per_cycle),
+      latency_(latency),
+      booking_(booking),
+      write_queue_(static_cast<std::size_t>(std::max<std::int64_t>(write_queue, 0))) {
   if (channels < 1 || !(bytes_per_cycle > 0) || latency < 0)
     throw ConfigError("DRAM needs at least one channel, a positive bandwidth and a latency >= 0");
+  if (write_queue < 0)
+    throw ConfigError("dram_write_queue must be >= 0");
+  if (write_queue > 0 && booking != Booking::gap_filling)
+    throw ConfigError("dram_write_queue > 0 needs booking 'gap_filling'");
   channels_.assign(static_cast<std::size_t>(channels), 0.0);
+  if (booking == Booking::gap_filling) {
+    calendars_.assign(static_cast<std::size_t>(channels), Calendar(sector_cycles_));
+    if (write_queue_ > 0)
+      writes_.assign(static_cast<std::size_t>(channels),
+                     WriteQueue{std::vector<double>(write_queue_, 0.0), 0, 0});
+  }
+}
+
+Cycle Dram::done_at(double end) const {
+  return static_cast<Cycle>(std::ceil(end - 1e-9)) + latency_;
 }
 
 Cycle Dram::transfer(std::uint64_t address, Cycle cycle, bool is_write) {
-  double& free = channels_[static_cast<std::size_t>(channel_of(address))];
-  free = std::max(free, static_cast<double>(cycle)) + sector_cycles_;
+  const auto c = static_cast<std::size_t>(channel_of(address));
   (is_write ? write_bytes_ : read_bytes_) += kSectorBytes;
-  return static_cast<Cycle>(std::ceil(free - 1e-9)) + latency_;
+  const double at = static_cast<double>(cycle);
+  if (booking_ == Booking::in_order) {
+    double& free = channels_[c];
+    free = std::max(free, at) + sector_cycles_;
+    return done_at(free);
+  }
+  if (is_write && write_queue_ > 0) {
+    queue_write(c, at);
+    return cycle;
+  }
+  return done_at(calendars_[c].book(at) + sector_cycles_);
+}
+
+void Dram::queue_write(std::size_t channel, double cycle) {
+  WriteQueue& q = writes_[channel];
+  if (q.size == write_queue_) {  // full: the oldest goes now, like a read
+    calendars_[channel].book(q.arrivals[q.head]);
+    q.head = (q.head + 1) % write_queue_;
+    --q.size;
+  }
+  q.arrivals[(q.head + q.size) % write_queue_] = cycle;
+  ++q.size;
+}
+
+void Dram::advance(Cycle horizon) {
+  const double h = static_cast<double>(horizon);
+  if (booking_ != Booking::gap_filling || h <= horizon_) return;
+  horizon_ = h;
+  for (std::size_t c = 0; c < calendars_.size(); ++c) {
+    Calendar& cal = calendars_[c];
+    if (!writes_.empty()) {  // queued writes take idle slots wholly behind the horizon
+      WriteQueue& q = writes_[c];
+      while (q.size > 0) {
+        const double at = q.arrivals[q.head];
+        if (cal.earliest(at) + sector_cycles_ > h) break;
+        cal.book(at);
+        q.head = (q.head + 1) % write_queue_;
+        --q.size;
+      }
+    }
+    cal.prune(h);
+  }
 }
 
 double Dram::backlog(Cycle cycle) const {
   double queued = 0;
-  for (const double free : channels_)
-    queued += std::max(0.0, free - static_cast<double>(cycle)) / sector_cycles_;
+  const auto t = static_cast<double>(cycle);
+  if (booking_ == Booking::in_order) {
+    for (const double free : channels_) queued += std::max(0.0, free - t) / sector_cycles_;
+    return queued;
+  }
+  for (const Calendar& cal : calendars_) queued += cal.busy_after(t) / sector_cycles_;
+  for (const WriteQueue& q : writes_) queued += static_cast<double>(q.size);
   return queued;
 }
 

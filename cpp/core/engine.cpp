@@ -54,7 +54,14 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
   }
   if (workload.has_data_ranges()) {
     check_data_ranges();
-    memory_.emplace(memory_config(gpu));
+    // A TB's footprint goes through at its issue, its lines spread into the
+    // future; the next TB's come at the same or a later cycle but earlier
+    // than those: the shared resources fill gaps, writes drain behind reads.
+    MemoryConfig mc = memory_config(gpu);
+    mc.booking = Booking::gap_filling;
+    mc.dram_write_queue = kDramWriteQueueSectors;
+    mc.sample_cycles = 0;  // no DRAM backlog samples: the engine reports none
+    memory_.emplace(mc);
   }
   if (options_.record_timeline) {
     const auto n = static_cast<std::size_t>(graph_.size());
@@ -133,6 +140,7 @@ Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part
   const double f = workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].mem_fraction;
   const Cycle compute = work - static_cast<Cycle>(std::llround(f * static_cast<double>(work)));
   Cycle done = now_;
+  memory_->advance(now_);
   const auto first = static_cast<std::size_t>(workload_.data_start[t]);
   const auto last = static_cast<std::size_t>(workload_.data_start[t + 1]);
   for (std::size_t i = first; i < last; ++i) {

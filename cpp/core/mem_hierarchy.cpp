@@ -44,7 +44,8 @@ MemoryConfig memory_config(const GpuConfig& gpu) {
 
 MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config)
     : config_(config),
-      dram_(config.dram_channels, config.dram_bytes_per_cycle, config.dram_latency) {
+      dram_(config.dram_channels, config.dram_bytes_per_cycle, config.dram_latency,
+            config.booking, config.dram_write_queue) {
   if (config.sms < 1 || config.l1_mshrs < 1 || config.l2_banks < 1 || config.l1_hit_cycles < 0 ||
       config.l2_hit_cycles < 0 || config.sample_cycles < 0)
     throw ConfigError("memory hierarchy: sms, l1_mshrs and l2_banks must be >= 1, latencies >= 0");
@@ -55,7 +56,15 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config)
   l2_.reserve(static_cast<std::size_t>(config.l2_banks));
   for (std::int64_t b = 0; b < config.l2_banks; ++b) l2_.emplace_back(config.l2_sets, config.l2_ways);
   l2_port_.assign(static_cast<std::size_t>(config.l2_banks), 0);
+  if (config.booking == Booking::gap_filling)
+    l2_calendar_.assign(static_cast<std::size_t>(config.l2_banks), Calendar(1.0));
   samples_.reserve(4096);
+}
+
+void MemoryHierarchy::advance(Cycle horizon) {
+  if (config_.booking != Booking::gap_filling) return;
+  for (Calendar& c : l2_calendar_) c.prune(static_cast<double>(horizon));
+  dram_.advance(horizon);
 }
 
 const MemoryStats& MemoryHierarchy::stats() const {
@@ -193,10 +202,16 @@ Cycle MemoryHierarchy::l1_read(std::int64_t sm, Cycle at, std::uint64_t line,
 Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t sectors,
                                  bool is_write) {
   const std::int64_t b = bank_of(line);
-  Cycle& port = l2_port_[static_cast<std::size_t>(b)];
-  const Cycle at = std::max(cycle, port);
+  Cycle at = cycle;
+  if (config_.booking == Booking::gap_filling) {
+    at = static_cast<Cycle>(l2_calendar_[static_cast<std::size_t>(b)].book(
+        static_cast<double>(cycle)));
+  } else {
+    Cycle& port = l2_port_[static_cast<std::size_t>(b)];
+    at = std::max(cycle, port);
+    port = at + 1;
+  }
   stats_.l2_bank_wait_cycles += at - cycle;
-  port = at + 1;
   SectorCache& l2 = l2_[static_cast<std::size_t>(b)];
   const std::uint64_t address = line << kLineShift;
   const Cycle hit = at + config_.l2_hit_cycles;

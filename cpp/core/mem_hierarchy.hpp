@@ -6,9 +6,16 @@
 // latency (dram.hpp).  An access returns the cycle its data is there (a
 // store: when L2 accepts it).  Two ways in: trace-driven (a warp's 32
 // addresses, coalesced; or one address) and footprint-driven (a byte range,
-// walked line by line).  Deterministic; no allocation after construction.
-// Accesses are best made in non-decreasing cycle order (resources are
-// "next free" times; an earlier access after a later one queues behind it).
+// walked line by line).  Deterministic; under in_order booking no allocation
+// after construction.
+// Booking in_order (the default): the shared resources (L2 bank ports, DRAM
+// channels) are "next free" times, so accesses are best made in
+// non-decreasing cycle order (an earlier access after a later one queues
+// behind it).  Booking gap_filling: they are calendars (calendar.hpp) and an
+// access takes the earliest free slot at or after its cycle, so accesses may
+// come out of time order down to a horizon (advance); identical to in_order
+// on accesses in non-decreasing cycle order.  Each SM's L1 port and MSHRs
+// stay in order (one SM's requests come in order).
 #pragma once
 
 #include <cstdint>
@@ -36,7 +43,19 @@ struct MemoryConfig {
   double dram_bytes_per_cycle = 32.0;  // per channel
   Cycle dram_latency = 0;
   Cycle sample_cycles = 1000;  // DRAM backlog sampled every this many cycles (0: never)
+  // How L2 bank ports and DRAM channels take requests (docs/memory.md
+  // "Booking"): in_order, after the latest booking; gap_filling, in the
+  // earliest free slot at or after the request's cycle.
+  Booking booking = Booking::in_order;
+  // gap_filling only: DRAM writes per channel held in a write queue and
+  // drained into slots reads leave idle (0: writes book like reads).
+  std::int64_t dram_write_queue = 0;
 };
+
+// A DRAM write queue per channel, in sectors, for models that book
+// gap_filling (the TB engine's footprints): GPGPU-Sim's default FR-FCFS
+// write queue holds 32 requests (docs/memory.md "Booking").
+inline constexpr std::int64_t kDramWriteQueueSectors = 32;
 
 // From a GPU's fields; ConfigError when a cache's size does not make a
 // power-of-two number of sets.
@@ -106,6 +125,12 @@ class MemoryHierarchy {
   Cycle access_range(std::int64_t sm, Cycle cycle, std::uint64_t base, std::int64_t bytes,
                      bool is_write);
 
+  // No access comes before `horizon` from now on (non-decreasing calls):
+  // under gap_filling queued DRAM writes drain into the idle slots behind it
+  // and bookings that end before it are dropped (bounded memory); under
+  // in_order nothing happens.
+  void advance(Cycle horizon);
+
   const MemoryStats& stats() const;
   // DRAM backlog (sector transfers queued or in service) every sample_cycles.
   const std::vector<double>& dram_queue_samples() const { return samples_; }
@@ -130,7 +155,8 @@ class MemoryHierarchy {
   std::vector<Cycle> l1_port_;    // per SM: when its L1 takes the next line request
   std::vector<Mshr> mshrs_;       // sms x l1_mshrs
   std::vector<SectorCache> l2_;   // per bank
-  std::vector<Cycle> l2_port_;    // per bank
+  std::vector<Cycle> l2_port_;    // per bank (in_order)
+  std::vector<Calendar> l2_calendar_;  // per bank (gap_filling)
   Dram dram_;
   mutable MemoryStats stats_;
   std::vector<double> samples_;

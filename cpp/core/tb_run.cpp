@@ -1,5 +1,7 @@
 #include "tb_run.hpp"
 
+#include <limits>
+
 #include "engine.hpp"
 
 namespace tbdse {
@@ -18,6 +20,17 @@ const std::vector<StatInfo>& tb_engine_metrics() {
        "sm_saturation per SM and the bytes of kernels with memory time over mem_bandwidth (a "
        "lower bound)"},
       {"events", "events", "simulation events processed"},
+      // The memory hierarchy's counters, for runs whose workload has data
+      // footprints (NaN without): the worklist machine's columns.
+      {"l1_miss_rate", "fraction",
+       "share of L1 sector reads that missed (runs with data footprints; NaN without)"},
+      {"l2_hit_rate", "fraction",
+       "share of L2 sector reads that hit (runs with data footprints; NaN without)"},
+      {"dram_bytes", "bytes",
+       "bytes read from and written to DRAM (runs with data footprints; NaN without)"},
+      {"avg_load_latency", "cycles",
+       "mean cycles from a footprint range's access to its completion (reads: data there; "
+       "writes: L2 took them), queueing included (runs with data footprints; NaN without)"},
   };
   return list;
 }
@@ -45,6 +58,15 @@ RunOutput simulate_task_graph(const ResolvedRun& r, const RunOptions& options) {
       static_cast<double>(e.work_bound),
       static_cast<double>(e.events),
   };
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  if (e.memory) {
+    const MemoryStats& m = *e.memory;
+    out.metrics.insert(out.metrics.end(),
+                       {m.l1_reads ? 1.0 - m.l1_hit_rate() : 0.0, m.l2_hit_rate(),
+                        static_cast<double>(m.dram_bytes()), m.average_latency()});
+  } else {
+    out.metrics.insert(out.metrics.end(), {kNone, kNone, kNone, kNone});
+  }
   out.metrics.insert(out.metrics.end(), e.scheme_stats.begin(), e.scheme_stats.end());
   out.storage_bytes = scheme->storage_bytes();
   out.timeline = std::move(e.timeline);

@@ -258,7 +258,14 @@ class Sweep:
     ) -> dict[str, Any]: ...
 
 class MemoryHierarchy:
-    def __init__(self, gpu: tuple[str, Mapping[str, float]], sample_cycles: int) -> None: ...
+    def __init__(
+        self,
+        gpu: tuple[str, Mapping[str, float]],
+        sample_cycles: int,
+        booking: str = ...,
+        dram_write_queue: int = ...,
+    ) -> None: ...
+    def advance(self, horizon: int) -> None: ...
     def replay(
         self,
         sm: npt.NDArray[np.int64],

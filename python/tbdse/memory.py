@@ -53,17 +53,41 @@ class Hierarchy:
     State (cache contents, busy channels, statistics) carries over from one
     replay to the next; accesses are best replayed in non-decreasing cycles.
     ``sample_cycles``: the DRAM queue is sampled every this many cycles (0: never).
+    ``booking``: ``"in_order"`` (default) serves L2 bank ports and DRAM
+    channels after their latest booking; ``"gap_filling"`` gives a request the
+    earliest free slot at or after its cycle, so out-of-order accesses fill
+    earlier gaps (identical on accesses in non-decreasing cycles).
+    ``dram_write_queue`` (gap_filling only): DRAM writes per channel held back
+    and drained into slots reads leave idle behind :meth:`advance`'s horizon.
     A hierarchy is one piece of state: replay on it from one thread at a time
     (the GIL is released during a replay).
     """
 
-    def __init__(self, gpu: Gpu | str = "gtx480", *, sample_cycles: int = 1000, **overrides: Any):
+    def __init__(
+        self,
+        gpu: Gpu | str = "gtx480",
+        *,
+        sample_cycles: int = 1000,
+        booking: str = "in_order",
+        dram_write_queue: int = 0,
+        **overrides: Any,
+    ):
         base = preset(gpu) if isinstance(gpu, str) else gpu
         if not isinstance(base, Gpu):
             raise ConfigError(f"a memory hierarchy needs a Gpu or a preset's name; got {gpu!r}")
         self.gpu = base.replace(**overrides) if overrides else base
         sample = whole(sample_cycles, "sample_cycles", 0)
-        self._h = _core.MemoryHierarchy((self.gpu.name, self.gpu.encoded()), sample)
+        if booking not in ("in_order", "gap_filling"):
+            raise ConfigError(f"booking must be 'in_order' or 'gap_filling'; got {booking!r}")
+        queue = whole(dram_write_queue, "dram_write_queue", 0)
+        self.booking = booking
+        self._h = _core.MemoryHierarchy((self.gpu.name, self.gpu.encoded()), sample, booking, queue)
+
+    def advance(self, horizon: int) -> None:
+        """No later access comes before cycle ``horizon`` (gap_filling: queued
+        DRAM writes drain into idle slots before it, older bookings are
+        dropped; in_order: nothing happens)."""
+        self._h.advance(whole(horizon, "horizon", 0))
 
     def replay(
         self,

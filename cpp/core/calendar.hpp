@@ -1,0 +1,42 @@
+// A resource's bookings as a calendar of busy spans (docs/memory.md
+// "Booking"): every request holds the resource for one slot (`slot` cycles,
+// fractional for a DRAM sector); a request that arrives at cycle c takes the
+// earliest free slot at or after c, filling a gap that earlier bookings left,
+// instead of queueing behind the latest booking.  Spans that touch are
+// merged, and so is a gap too short for a slot (no request can use it), so
+// a resource kept busy is one span and every gap in the calendar takes a
+// request: a booking is a binary search and at most one step.  Spans that
+// end at or before a horizon (a cycle no later request arrives before) are
+// dropped.  Requests that arrive in non-decreasing order get exactly what a
+// single "next free" time gives (every gap ends before the latest arrival),
+// with the same arithmetic.
+#pragma once
+
+#include <cstddef>
+#include <map>
+
+namespace tbdse {
+
+class Calendar {
+ public:
+  // slot > 0: cycles one request holds the resource.
+  explicit Calendar(double slot) : slot_(slot) {}
+  // Where a request arriving at `at` would start (no change).
+  double earliest(double at) const;
+  // Books the earliest free slot at or after `at`; returns its start.
+  double book(double at);
+  // Drops spans ending at or before `horizon`; later arrivals must be >= it.
+  void prune(double horizon);
+  // Busy time after `cycle` (queued or in service).
+  double busy_after(double cycle) const;
+  std::size_t spans() const { return spans_.size(); }
+
+ private:
+  using Spans = std::map<double, double>;  // start -> end; disjoint, gaps >= slot_
+  // First span whose end is after `at`.
+  Spans::const_iterator first_after(double at) const;
+  double slot_;
+  Spans spans_;  // a tree: a booking in the middle of thousands of gaps stays O(log n)
+};
+
+}  // namespace tbdse
