@@ -323,10 +323,17 @@ def test_token_buffers_hide_latency_up_to_their_depth() -> None:
 def test_lvc_capacity_and_occupancy_and_energy_levels() -> None:
     wl = td.workloads.divergent_cfg(blocks=10, threads=16384, live_values=4)
     hit = [
-        td.simulate(wl, "gtx480", td.schemes.Vgiw(lvc_bytes=b)).metrics["lvc_hit_rate"]
+        td.simulate(wl, "gtx480", td.schemes.Vgiw(lvc_bytes=b, tile_policy="cvt")).metrics[
+            "lvc_hit_rate"
+        ]
         for b in (4096, 65536, 2**22)
     ]
     assert hit[0] < hit[1] < hit[2] == 1.0
+    # tile_policy "lvc" (the default, §3.4): tiles small enough that the LVC holds
+    # their live values, more tiles for a smaller LVC.
+    lvc = [td.simulate(wl, "gtx480", td.schemes.Vgiw(lvc_bytes=b)).metrics for b in (4096, 65536)]
+    assert lvc[0]["lvc_hit_rate"] == lvc[1]["lvc_hit_rate"] == 1.0
+    assert lvc[0]["tiles"] > lvc[1]["tiles"]
     # More live values per block: more registers per thread, fewer resident warps.
     few = td.simulate(td.workloads.divergent_cfg(blocks=6, live_values=1), "gtx480", "simt")
     many = td.simulate(td.workloads.divergent_cfg(blocks=6, live_values=24), "gtx480", "simt")
@@ -366,14 +373,17 @@ def test_bbs_packets_bound_sparse_vectors() -> None:
 
 
 def test_design_space_lvc_and_token_buffers_are_substitutes() -> None:
-    # docs/models/vgiw.md "Design space": with shallow token buffers a bigger
-    # LVC (fewer misses to L2) pays; with deep ones the misses are hidden.
+    # docs/models/vgiw.md "Design space": with tiles that ignore the LVC
+    # (tile_policy cvt), with shallow token buffers a bigger LVC (fewer misses
+    # to L2) pays; with deep ones the misses are hidden.
     wl = td.workloads.divergent_cfg(blocks=12, threads=16384, divergence=0.3)
 
     def gain(entries: int) -> float:
         t = [
             td.simulate(
-                wl, "gtx480", td.schemes.Vgiw(token_buffer_entries=entries, lvc_bytes=b)
+                wl,
+                "gtx480",
+                td.schemes.Vgiw(token_buffer_entries=entries, lvc_bytes=b, tile_policy="cvt"),
             ).makespan_cycles
             for b in (16384, 262144)
         ]
@@ -388,3 +398,18 @@ def test_token_buffer_storage_follows_the_entries() -> None:
     wl = td.workloads.vgiw_example()
     got = td.simulate(wl, "gtx480", td.schemes.Sgmf(token_buffer_entries=90))
     assert got.metrics["storage_bytes"] == pytest.approx(2 * 108 * per_unit)
+
+
+def test_simt_dispatch_and_warp_network() -> None:
+    # Fermi dispatches a warp instruction over 2 cycles per scheduler: at most one
+    # warp instruction per cycle on the SM, so halving dispatch_cycles can only
+    # speed simt up; the queueing network is never faster than any single bound.
+    wl = td.workloads.rodinia("lud_internal")
+    two = td.simulate(wl, "gtx480", "simt").metrics
+    one = td.simulate(wl, "gtx480", td.schemes.Simt(dispatch_cycles=1)).metrics
+    assert one["makespan_cycles"] < two["makespan_cycles"]
+    assert two["makespan_cycles"] >= two["warp_instructions"]
+    # Fewer resident warps (bigger thread blocks of many registers) expose the stalls.
+    few = td.simulate(wl, "gtx480", td.schemes.Simt(block_threads=1536)).metrics
+    assert few["resident_warps"] <= two["resident_warps"]
+    assert few["makespan_cycles"] >= two["makespan_cycles"]

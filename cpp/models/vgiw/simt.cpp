@@ -28,6 +28,31 @@ struct StackEntry {
 
 }  // namespace
 
+// The warps as a closed queueing network (exact mean value analysis): each
+// resident warp alternates between the SM's resources (dispatch, LD/ST,
+// SFU, MSHRs, DRAM: one queue each, busy[k] cycles over the kernel) and its
+// dependence stalls (a delay, `stall` cycles over the kernel); a finishing
+// warp is replaced by the next, so `resident` warps circulate.  Time is
+// warps / throughput: at least every resource's busy time and the stalls
+// over the resident warps, and more where they meet (a warp waiting in one
+// queue is not stalling elsewhere: the max-of-bounds is the limit of
+// infinitely many warps).
+double warp_network_cycles(const double (&busy)[5], double stall, double resident, double warps) {
+  if (warps <= 0) return 0.0;
+  double demand[5], queue[5] = {0, 0, 0, 0, 0};
+  for (int s = 0; s < 5; ++s) demand[s] = busy[s] / warps;  // per warp
+  const double think = stall / warps;
+  const auto n_max = static_cast<std::int64_t>(std::max(1.0, resident));
+  double throughput = 0;
+  for (std::int64_t n = 1; n <= n_max; ++n) {
+    double residence[5], total = think;
+    for (int s = 0; s < 5; ++s) total += residence[s] = demand[s] * (1 + queue[s]);
+    throughput = total > 0 ? static_cast<double>(n) / total : 0.0;
+    for (int s = 0; s < 5; ++s) queue[s] = throughput * residence[s];
+  }
+  return throughput > 0 ? warps / throughput : 0.0;
+}
+
 std::int64_t registers_per_thread(const CfgKernel& k) {
   std::int64_t need = 0;
   for (std::int32_t b = 0; b < k.block_count(); ++b) {
@@ -138,14 +163,22 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
     dram_bytes += accesses[b] * mem[b].dram_bytes;
     misses += accesses[b] * mem[b].line_misses;
   }
-  const double pipes = std::max({alu_wi * wsd / lanes, ldst_pipe,
-                                 special_wi * wsd / static_cast<double>(p.sfu_units),
-                                 warp_instructions / static_cast<double>(std::max<std::int64_t>(1, r.gpu.issue_width))});
-  const double warps = static_cast<double>(resident_warps(p, r.gpu, k));
-  const double compute = std::max({pipes / p.issue_efficiency, critical / warps,
-                                   misses * miss_latency / static_cast<double>(mc.l1_mshrs)});
+  // Busy cycles of each SM resource over the whole kernel: dispatch (each
+  // of issue_width schedulers takes dispatch_cycles per warp instruction;
+  // at least the ALU lanes' cycles), the LD/ST and SFU pipes, the MSHRs
+  // (Little's law) and DRAM; the dependence stalls are a delay.
+  const double issue_width = static_cast<double>(std::max<std::int64_t>(1, r.gpu.issue_width));
+  const double dispatch = std::max(alu_wi * wsd / lanes,
+                                   warp_instructions * static_cast<double>(p.dispatch_cycles) / issue_width);
+  const double special_pipe = special_wi * wsd / static_cast<double>(p.sfu_units);
+  const double pipes = std::max({dispatch, ldst_pipe, special_pipe});
+  const double mshr = misses * miss_latency / static_cast<double>(mc.l1_mshrs);
   const double dram = dram_bytes / p.dram_bytes_per_cycle;
-  const double cycles = std::max(1.0, std::ceil(std::max(compute, dram)));
+  const double warps = static_cast<double>(resident_warps(p, r.gpu, k));
+  const double total_warps = std::ceil(static_cast<double>(k.threads()) / wsd);
+  const double busy[5] = {dispatch / p.issue_efficiency, ldst_pipe / p.issue_efficiency,
+                          special_pipe / p.issue_efficiency, mshr, dram};
+  const double cycles = std::max(1.0, std::ceil(warp_network_cycles(busy, critical, warps, total_warps)));
   const double rf = warp_instructions * p.rf_accesses_per_instruction;
   const double nan = std::nan("");
   RunOutput out;
@@ -160,13 +193,12 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   m[RF_ACCESSES] = rf;
   m[WARP_INSTRUCTIONS] = warp_instructions;
   m[DRAM_BYTES] = dram_bytes;
-  m[MEMORY_BOUND_SHARE] = dram > compute ? 1.0 : 0.0;
+  m[MEMORY_BOUND_SHARE] = dram >= std::max({pipes / p.issue_efficiency, critical / warps, mshr}) ? 1.0 : 0.0;
   m[RESIDENT_WARPS] = warps;
   double lat = 0, lat_n = 0;
   for (std::size_t b = 0; b < nb; ++b) lat += accesses[b] * mem[b].load_latency, lat_n += accesses[b];
   m[LOAD_LATENCY] = lat_n > 0 ? lat / lat_n : 0.0;
-  const double bounds[4] = {pipes / p.issue_efficiency, critical / warps,
-                            misses * miss_latency / static_cast<double>(mc.l1_mshrs), dram};
+  const double bounds[4] = {pipes / p.issue_efficiency, critical / warps, mshr, dram};
   m[LIMIT] = static_cast<double>(std::max_element(bounds, bounds + 4) - bounds);
   double l1l2 = 0;
   for (std::size_t b = 0; b < nb; ++b)
