@@ -19,7 +19,7 @@ import numpy as np
 import tbdse as td
 
 # Per-warp-instruction pipeline energy and the static powers, pJ (energy.hpp).
-WARP_ISSUE_PJ = 4700.0
+WARP_ISSUE_PJ = 1400.0
 STATIC_PJ_PER_CYCLE = 357.0 + 214.0 + 143.0
 MEMORY_BOUND = (
     "bfs_kernel",
@@ -31,7 +31,7 @@ MEMORY_BOUND = (
 
 # (name, machine it belongs to, default)
 CONSTANTS: list[tuple[str, str, float]] = [
-    ("issue_efficiency", "simt", 0.074),  # calibrated on Fig. 7
+    ("issue_efficiency", "simt", 1.0),  # residual per GPU, none by default
     ("warp_issue_pJ", "energy", WARP_ISSUE_PJ),  # calibrated on §1's 30% share
     ("static_power", "energy", 1.0),  # x the static powers (tbdse's)
     ("token_buffer_entries", "fabric", 45),
