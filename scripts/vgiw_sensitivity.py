@@ -38,6 +38,7 @@ CONSTANTS: list[tuple[str, str, float]] = [
     ("hop_cycles", "fabric", 2),
     ("lvc_hit_cycles", "vgiw", 20),
     ("alu_latency", "simt", 22),
+    ("dispatch_cycles", "simt", 2),  # Fermi: 2 cycles per warp instruction per scheduler
     ("dram_bytes_per_cycle", "all", 8.0),
 ]
 
@@ -102,6 +103,9 @@ def main() -> int:
     for name, where, default in CONSTANTS:
         for factor in (0.5, 2.0):
             value = default * factor
+            if name == "issue_efficiency" and value > 1:
+                print(f"| {name} | {factor:g} | " + " | ".join("n/a (max 1)" for _ in base) + " |")
+                continue
             if where == "energy":
                 issue = value if name == "warp_issue_pJ" else WARP_ISSUE_PJ
                 static = value if name == "static_power" else 1.0
