@@ -24,9 +24,14 @@ def test_fig1_example_lane_utilisation_and_configurations() -> None:
     # Figs. 1-2: one warp of eight lanes, one instruction per block: active
     # lanes 8 + 3 + 5 + 2 + 3 + 8 = 29 of 6 x 8 = 48; vgiw loads six configurations.
     wl = td.workloads.vgiw_example()
-    simt = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=8))
+    simt = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=8, control_instructions=0))
     assert simt.metrics["lane_utilisation"] == pytest.approx(29 / 48)
     assert simt.metrics["warp_instructions"] == 6
+    # Fermi's own stream adds a BRA per branching block and an SSY per two-way one.
+    with_control = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=8)).metrics
+    two_way = sum(len(b["succ"]) == 2 for b in wl.model_input.blocks)
+    one_way = sum(len(b["succ"]) == 1 for b in wl.model_input.blocks)
+    assert with_control["warp_instructions"] == 6 + 2 * two_way + one_way
     vgiw = td.simulate(wl, "gtx480", "vgiw")
     assert vgiw.metrics["configurations"] == 6
     assert vgiw.metrics["reconfig_cycles"] == 6 * 34
@@ -163,7 +168,7 @@ def test_simt_loop_with_a_different_trip_count_per_lane() -> None:
     blocks = [BB(succ=[1]), BB(succ=[1, 2], branch="paths"), BB()]
     paths = [[0] + [1] * trips + [2] for trips in (1, 2, 3, 4)]
     wl = td.workloads.cfg_kernel(blocks, 4, paths=paths)
-    r = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=4))
+    r = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=4, control_instructions=0))
     assert r.metrics["warp_instructions"] == 6
     assert r.metrics["lane_utilisation"] == pytest.approx(18 / 24)
     assert r.values()["path_length"].tolist() == [3, 4, 5, 6]
@@ -413,3 +418,23 @@ def test_simt_dispatch_and_warp_network() -> None:
     few = td.simulate(wl, "gtx480", td.schemes.Simt(block_threads=1536)).metrics
     assert few["resident_warps"] <= two["resident_warps"]
     assert few["makespan_cycles"] >= two["makespan_cycles"]
+
+
+def test_kernel_launch_block_size_sets_warps_and_occupancy() -> None:
+    # Rodinia's nw launches 16-thread blocks: half-empty warps, at most tb_slots (8)
+    # resident; the same kernel in 256-thread blocks fills warps and the SM.
+    nw = td.workloads.rodinia("nw_needle_1")
+    assert nw.model_input.block_threads == 16
+    small = td.simulate(nw, "gtx480", "simt").metrics
+    blocks = nw.model_input.blocks
+    big = td.workloads.cfg_kernel(blocks, nw.model_input.threads, block_threads=256)
+    full = td.simulate(big, "gtx480", "simt").metrics
+    assert small["resident_warps"] == 8 < full["resident_warps"]
+    assert small["lane_utilisation"] <= 0.5 and small["lane_utilisation"] < full["lane_utilisation"]
+    assert small["makespan_cycles"] > full["makespan_cycles"]
+    # vgiw streams threads, not thread blocks: the launch does not change it.
+    assert td.simulate(nw, "gtx480", "vgiw").makespan_cycles == td.simulate(
+        big, "gtx480", "vgiw"
+    ).makespan_cycles
+    with pytest.raises(td.ConfigError, match="block_threads"):
+        td.workloads.cfg_kernel(blocks, 64, block_threads=2048)

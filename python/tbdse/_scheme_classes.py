@@ -643,6 +643,9 @@ class Simt(Scheme):
             (Fermi: 32 threads on a 16-wide group over 2 shader cycles); the SM issues
             issue_width / dispatch_cycles warp instructions per cycle; default 2 (NVIDIA GF100
             whitepaper; VGIW §5 (Fermi operates 32 units at once)).
+        control_instructions [-]: 1: a block with a successor issues a branch warp instruction
+            (BRA), one with two also a reconvergence push (SSY); 0: the blocks' operations only;
+            default 1 (Fermi ISA (BRA, SSY); VGIW Fig. 1b counts without them).
         ldst_units [units]: load/store units: a warp memory instruction takes warp_size /
             ldst_units cycles of that pipe; default 16 (Fermi SM (16)).
         sfu_units [units]: special function units: a warp special instruction takes warp_size /
@@ -673,6 +676,7 @@ class Simt(Scheme):
         warp_size: int = 32,
         issue_efficiency: float = 1.0,
         dispatch_cycles: int = 2,
+        control_instructions: int = 1,
         ldst_units: int = 16,
         sfu_units: int = 4,
         rf_accesses_per_instruction: float = 3.0,
@@ -687,6 +691,7 @@ class Simt(Scheme):
             warp_size=warp_size,
             issue_efficiency=issue_efficiency,
             dispatch_cycles=dispatch_cycles,
+            control_instructions=control_instructions,
             ldst_units=ldst_units,
             sfu_units=sfu_units,
             rf_accesses_per_instruction=rf_accesses_per_instruction,

@@ -62,17 +62,22 @@ std::int64_t registers_per_thread(const CfgKernel& k) {
   return std::min<std::int64_t>(63, 8 + need);
 }
 
+std::int64_t launch_block_threads(const SimtParams& p, const CfgKernel& k) {
+  return k.block_threads() > 0 ? k.block_threads() : p.block_threads;
+}
+
 std::int64_t resident_warps(const SimtParams& p, const GpuConfig& gpu, const CfgKernel& k) {
   const std::int64_t ws = p.warp_size;
-  const std::int64_t block_warps = (p.block_threads + ws - 1) / ws;
+  const std::int64_t tb = launch_block_threads(p, k);
+  const std::int64_t block_warps = (tb + ws - 1) / ws;
   const std::int64_t block_regs = registers_per_thread(k) * block_warps * ws;
   const std::int64_t by_threads = gpu.threads_per_sm / (block_warps * ws);
   const std::int64_t by_regs = gpu.regs_per_sm / block_regs;
   const std::int64_t blocks = std::min({gpu.tb_slots, by_threads, by_regs});
   if (blocks < 1)
-    throw ConfigError("simt: one thread block of block_threads = " + std::to_string(p.block_threads) +
+    throw ConfigError("simt: one thread block of block_threads = " + std::to_string(tb) +
                       " does not fit an SM of GPU '" + gpu.name + "' (threads_per_sm, regs_per_sm)");
-  const std::int64_t warps = (k.threads() + ws - 1) / ws;
+  const std::int64_t warps = k.threads() / tb * block_warps + (k.threads() % tb + ws - 1) / ws;
   return std::min(blocks * block_warps, warps);
 }
 
@@ -83,7 +88,7 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   const std::int32_t exit = k.exit_id();
   const std::int64_t ws = p.warp_size;
   // Warp instructions by pipe, and thread instructions actually executed.
-  double alu_wi = 0, special_wi = 0, ldst_wi = 0, active_instr = 0, executions = 0;
+  double alu_wi = 0, special_wi = 0, ldst_wi = 0, control_wi = 0, active_instr = 0, executions = 0;
   double alu_ops = 0, special_ops = 0, ldst_ops = 0, dram_bytes = 0;
   const auto nb = static_cast<std::size_t>(k.block_count());
   // Per block: warp executions, warp memory instructions, thread accesses.
@@ -91,8 +96,13 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   MemoryProbe probe(r.gpu, k, r.model_key, p.mem_sample_threads, p.dram_bytes_per_cycle);
   std::int32_t steps[64];
   std::vector<StackEntry> stack;
-  for (std::int64_t base = 0; base < k.threads(); base += ws) {
-    const std::int64_t count = std::min(ws, k.threads() - base);
+  // Warps form within thread blocks (a 16-thread block is a warp of 16).
+  const std::int64_t tb = launch_block_threads(p, k);
+  double warp_count = 0;
+  for (std::int64_t base = 0, block_end = 0; base < k.threads(); base += std::min(ws, block_end - base)) {
+    if (base >= block_end) block_end = std::min(base + tb, k.threads());
+    const std::int64_t count = std::min(ws, block_end - base);
+    warp_count += 1;
     const std::uint64_t full = count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
     stack.assign(1, {0, exit, full});
     while (!stack.empty()) {
@@ -106,9 +116,16 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
       const std::uint64_t mask = top.mask;
       const double active = std::popcount(mask);
       alu_wi += static_cast<double>(blk.alu);
+      // Fermi's control flow in the instruction stream: a branch (BRA) ends
+      // every block with a successor, and a possible divergence pushes its
+      // reconvergence point first (SSY); the fabric's CVUs do this in space.
+      const double control = p.control_instructions
+                                 ? (blk.succ.empty() ? 0.0 : 1.0) + (blk.succ.size() == 2 ? 1.0 : 0.0)
+                                 : 0.0;
+      control_wi += control;
       special_wi += static_cast<double>(blk.special);
       ldst_wi += static_cast<double>(blk.ldst);
-      active_instr += active * static_cast<double>(blk.simt_instructions());
+      active_instr += active * (static_cast<double>(blk.simt_instructions()) + control);
       executions += active;
       alu_ops += active * static_cast<double>(blk.alu);
       special_ops += active * static_cast<double>(blk.special);
@@ -142,7 +159,7 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
         if (target[g] != reconverge) stack.push_back({target[g], reconverge, group[g]});
     }
   }
-  const double warp_instructions = alu_wi + special_wi + ldst_wi;
+  const double warp_instructions = alu_wi + special_wi + ldst_wi + control_wi;
   const double wsd = static_cast<double>(ws);
   const double lanes = static_cast<double>(std::max<std::int64_t>(1, r.gpu.lanes));
   const std::vector<BlockMemory> mem = probe.result();
@@ -175,7 +192,7 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   const double mshr = misses * miss_latency / static_cast<double>(mc.l1_mshrs);
   const double dram = dram_bytes / p.dram_bytes_per_cycle;
   const double warps = static_cast<double>(resident_warps(p, r.gpu, k));
-  const double total_warps = std::ceil(static_cast<double>(k.threads()) / wsd);
+  const double total_warps = warp_count;
   const double busy[5] = {dispatch / p.issue_efficiency, ldst_pipe / p.issue_efficiency,
                           special_pipe / p.issue_efficiency, mshr, dram};
   const double cycles = std::max(1.0, std::ceil(warp_network_cycles(busy, critical, warps, total_warps)));

@@ -69,6 +69,12 @@ const ParamTable<SimtParams>& SimtParams::params() {
                   "dispatch_cycles warp instructions per cycle",
            .paper_ref = "NVIDIA GF100 whitepaper; VGIW §5 (Fermi operates 32 units at once)",
            .min_value = 1, .max_value = 64});
+    t.add(&SimtParams::control_instructions,
+          {.name = "control_instructions", .unit = "-",
+           .doc = "1: a block with a successor issues a branch warp instruction (BRA), one with "
+                  "two also a reconvergence push (SSY); 0: the blocks' operations only",
+           .paper_ref = "Fermi ISA (BRA, SSY); VGIW Fig. 1b counts without them",
+           .min_value = 0, .max_value = 1});
     t.add(&SimtParams::ldst_units, {.name = "ldst_units", .unit = "units",
                                     .doc = "load/store units: a warp memory instruction takes "
                                            "warp_size / ldst_units cycles of that pipe",

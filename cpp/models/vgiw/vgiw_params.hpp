@@ -41,6 +41,10 @@ struct SimtParams {
   // shader cycles (GF100 whitepaper), so the SM issues issue_width /
   // dispatch_cycles = 1 warp instruction per cycle, 32 units busy (VGIW §5).
   std::int64_t dispatch_cycles = 2;
+  // 1: each block with a successor issues a branch (BRA) and one with two
+  // a reconvergence push (SSY) too, Fermi's control flow in the instruction
+  // stream (0: the blocks' operations only, as Fig. 1b counts lanes).
+  std::int64_t control_instructions = 1;
   // Cycles before a dependent instruction may issue (CUDA C Programming
   // Guide 4.0 §5.2.3: "about 22 clock cycles" on compute capability 2.x).
   std::int64_t alu_latency = 22;
