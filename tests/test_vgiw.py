@@ -432,9 +432,10 @@ def test_kernel_launch_block_size_sets_warps_and_occupancy() -> None:
     assert small["resident_warps"] == 8 < full["resident_warps"]
     assert small["lane_utilisation"] <= 0.5 and small["lane_utilisation"] < full["lane_utilisation"]
     assert small["makespan_cycles"] > full["makespan_cycles"]
-    # vgiw streams threads, not thread blocks: the launch does not change it.
-    assert td.simulate(nw, "gtx480", "vgiw").makespan_cycles == td.simulate(
-        big, "gtx480", "vgiw"
-    ).makespan_cycles
+    # vgiw streams threads, not thread blocks: the launch does not change it
+    # (beyond the branch draws, which follow the kernel's content).
+    assert td.simulate(nw, "gtx480", "vgiw").makespan_cycles == pytest.approx(
+        td.simulate(big, "gtx480", "vgiw").makespan_cycles, rel=0.02
+    )
     with pytest.raises(td.ConfigError, match="block_threads"):
         td.workloads.cfg_kernel(blocks, 64, block_threads=2048)
