@@ -30,9 +30,10 @@ structure (`td.workloads.cfg.RODINIA[...]["source"]`).
 
 **Calibration (MODELS.md §9).** Nothing is fitted to Fig. 7: simt's time
 comes from Fermi's dispatch (one warp instruction per cycle), its LD/ST and
-SFU pipes, occupancy, dependence and memory stalls, MSHRs and DRAM (a warp
-queueing network); its `issue_efficiency`, a residual per GPU, stays 1 (none),
-and the scan below shows the paper's 3x would need about 0.12. The energy
+SFU pipes, each kernel's launch (thread blocks from the Rodinia source:
+occupancy, half-empty warps), dependence and memory stalls, MSHRs and DRAM (a
+warp queueing network); its `issue_efficiency`, a residual per GPU, stays 1
+(none), and the scan below shows the paper's 3x would need about 0.22. The energy
 model's pipeline energy per warp instruction is set to §1's published
 30% pipeline + register-file share. Every other figure is a prediction with
 them unchanged; the claims ledger (`docs/models/vgiw_claims.yaml`) lists
@@ -74,7 +75,7 @@ print("ipdom (block count 6 = exit):", ex.model_input.ipdom)""",
 
 `experiments/vgiw_calibration.yaml` runs simt at eight residual issue
 efficiencies with vgiw as the baseline, so 1 / speedup is vgiw's speed-up
-over simt. The value whose mean is nearest 3x is about 0.12, far below a
+over simt. The value whose mean is nearest 3x is about 0.22, far below a
 plausible residual (>= 0.5), so it is not adopted: the default stays 1 and
 Fig. 7's mean is a predicted miss.""",
     ),
@@ -84,7 +85,7 @@ Fig. 7's mean is a predicted miss.""",
 mean = (1 / calib.pivot_table(index="issue_efficiency", columns="workload", values="speedup")).mean(axis=1)
 best = (mean - 3.0).abs().idxmin()
 print("residual that would give 3x:", best, "(not adopted; default 1)")
-assert best == 0.21
+assert best == 0.22
 mean.round(2)""",
     ),
     (
@@ -101,7 +102,7 @@ limits = {0: "issue/stream", 1: "latency/tokens", 2: "MSHRs", 3: "DRAM", 4: "L1 
 pd.DataFrame({"speedup": sp, "memory_bound": mem, "simt warps": s["resident_warps"],
               "simt load lat.": s["load_latency"], "vgiw load lat.": v["load_latency"],
               "vgiw bank cycles": v["bank_cycles"], "LVC hit": v["lvc_hit_rate"],
-              "vgiw limit": v["limit"].map(limits)}).round(2)""",
+              "simt limit": s["limit"].map(limits), "vgiw limit": v["limit"].map(limits)}).round(2)""",
     ),
     (
         "code",
@@ -187,14 +188,15 @@ ledger[["id", "source", "paper", "tbdse", "low", "high", "kind", "status"]]""",
         """## Paper vs tbdse
 
 The headline rows above; the misses and their reasons are in the ledger. In
-short: without a fitted residual vgiw is 0.90x a Fermi SM on tbdse's presets,
-not 3x — peak against peak the fabric's units allow 1.5-2x on a balanced
-block, and its memory parallelism (16 LD/ST units x 45 token-buffer entries)
-is no larger than simt's 32 MSHRs of coalesced lines, which bind most presets
-on both machines; memory-bound kernels and CFD3 now tie near 1x as the paper
-says; the LVC / RF ratio is twice the paper's because the presets pass
-several live values per block; LVC-sized tiles cost 1.5% in reconfiguration.
-No constant at half or double moves Fig. 7's mean past 1.02x.""",
+short: without a fitted residual vgiw is 1.84x a Fermi SM on tbdse's presets,
+not 3x. The gain sits where Rodinia launches 16- or 32-thread blocks (nw,
+lud_diagonal, lud_perimeter, ge_fan2: 2.8x-6.3x), leaving simt eight
+half-empty warps to hide memory latency that the fabric's token buffers hide
+whatever the launch; peak against peak the fabric's units allow 1.5-2x on a
+balanced block, and its memory parallelism (16 LD/ST units x 45 entries) is
+no larger than simt's 32 MSHRs, so memory-bound kernels tie near 1x as the
+paper says and small compute kernels lose (0.38x). The 3x would need a
+residual of 0.22; LVC-sized tiles cost 1.5% in reconfiguration.""",
     ),
     (
         "code",
