@@ -28,11 +28,13 @@ counts. Op mixes, thread counts, divergence and memory intensity are **not in
 the paper**: the presets are tbdse's derivation from each kernel's source
 structure (`td.workloads.cfg.RODINIA[...]["source"]`).
 
-**Calibration (MODELS.md §9).** One free parameter, simt's `issue_efficiency`
-(a residual per GPU: the share of peak issue Fermi's schedulers sustain;
-occupancy, dependent-instruction and memory latency, MSHRs and DRAM are
-modelled), is fitted to **one** figure — Fig. 7's mean speed-up of 3x; the
-energy model's pipeline energy per warp instruction is set to §1's published
+**Calibration (MODELS.md §9).** Nothing is fitted to Fig. 7: simt's time
+comes from Fermi's dispatch (one warp instruction per cycle), its LD/ST and
+SFU pipes, each kernel's launch (thread blocks from the Rodinia source:
+occupancy, half-empty warps), dependence and memory stalls, MSHRs and DRAM (a
+warp queueing network); its `issue_efficiency`, a residual per GPU, stays 1
+(none), and the scan below shows the paper's 3x would need about 0.22. The energy
+model's pipeline energy per warp instruction is set to §1's published
 30% pipeline + register-file share. Every other figure is a prediction with
 them unchanged; the claims ledger (`docs/models/vgiw_claims.yaml`) lists
 every claim, holds or misses.""",
@@ -61,7 +63,7 @@ configurations, one per block.""",
     (
         "code",
         """ex = td.workloads.vgiw_example()
-simt = td.simulate(ex, "gtx480", td.schemes.Simt(warp_size=8))
+simt = td.simulate(ex, "gtx480", td.schemes.Simt(warp_size=8, control_instructions=0))
 vgiw = td.simulate(ex, "gtx480", "vgiw")
 print("lane utilisation", simt.metrics["lane_utilisation"], "= 29/48:", np.isclose(simt.metrics["lane_utilisation"], 29 / 48))
 print("configurations", vgiw.metrics["configurations"])
@@ -71,17 +73,19 @@ print("ipdom (block count 6 = exit):", ex.model_input.ipdom)""",
         "md",
         """## Calibration on Fig. 7
 
-`experiments/vgiw_calibration.yaml` runs simt at nine issue efficiencies with
-vgiw as the baseline, so 1 / speedup is vgiw's speed-up over simt. The value
-whose mean over the 21 kernels is nearest 3x is kept.""",
+`experiments/vgiw_calibration.yaml` runs simt at eight residual issue
+efficiencies with vgiw as the baseline, so 1 / speedup is vgiw's speed-up
+over simt. The value whose mean is nearest 3x is about 0.22, far below a
+plausible residual (>= 0.5), so it is not adopted: the default stays 1 and
+Fig. 7's mean is a predicted miss.""",
     ),
     (
         "code",
         """calib = run("vgiw_calibration")
 mean = (1 / calib.pivot_table(index="issue_efficiency", columns="workload", values="speedup")).mean(axis=1)
 best = (mean - 3.0).abs().idxmin()
-print("calibrated issue_efficiency:", best)
-assert best == 0.074
+print("residual that would give 3x:", best, "(not adopted; default 1)")
+assert best == 0.22
 mean.round(2)""",
     ),
     (
@@ -90,7 +94,7 @@ mean.round(2)""",
 v = fig7[fig7.scheme == "vgiw"].set_index("workload")
 s = fig7[fig7.scheme == "simt"].set_index("workload")
 sp = v["speedup"]
-row("Fig. 7 vgiw / simt, mean", "3x", round(sp.mean(), 2), "calibrated")
+row("Fig. 7 vgiw / simt, mean", "3x", round(sp.mean(), 2), "predicted")
 row("Fig. 7 vgiw / simt, range", "0.9x-11x", f"{sp.min():.2f}x-{sp.max():.2f}x", "predicted")
 mem = s["dram_bytes"] / s["thread_ops"] >= 1.0  # memory-bound: >= 1 DRAM byte per op
 row("Fig. 7 memory-bound kernels", "near 1x (CFD3 0.9x)", f"{sp[mem].min():.2f}x-{sp[mem].max():.2f}x", "predicted")
@@ -98,7 +102,7 @@ limits = {0: "issue/stream", 1: "latency/tokens", 2: "MSHRs", 3: "DRAM", 4: "L1 
 pd.DataFrame({"speedup": sp, "memory_bound": mem, "simt warps": s["resident_warps"],
               "simt load lat.": s["load_latency"], "vgiw load lat.": v["load_latency"],
               "vgiw bank cycles": v["bank_cycles"], "LVC hit": v["lvc_hit_rate"],
-              "vgiw limit": v["limit"].map(limits)}).round(2)""",
+              "simt limit": s["limit"].map(limits), "vgiw limit": v["limit"].map(limits)}).round(2)""",
     ),
     (
         "code",
@@ -184,12 +188,15 @@ ledger[["id", "source", "paper", "tbdse", "low", "high", "kind", "status"]]""",
         """## Paper vs tbdse
 
 The headline rows above; the misses and their reasons are in the ledger. In
-short: the calibrated residual (`issue_efficiency` 0.074) slows simt on every
-kernel, so memory-bound kernels (and CFD3) do not tie at 1x; the top of
-Fig. 7 (11x) needs more ILP per block than tbdse's presets have; the
-LVC / RF ratio is twice the paper's because the presets pass several live
-values per block. The sensitivity table shows Fig. 7's mean is carried by
-the residual and by the token-buffer depth.""",
+short: without a fitted residual vgiw is 1.84x a Fermi SM on tbdse's presets,
+not 3x. The gain sits where Rodinia launches 16- or 32-thread blocks (nw,
+lud_diagonal, lud_perimeter, ge_fan2: 2.8x-6.3x), leaving simt eight
+half-empty warps to hide memory latency that the fabric's token buffers hide
+whatever the launch; peak against peak the fabric's units allow 1.5-2x on a
+balanced block, and its memory parallelism (16 LD/ST units x 45 entries) is
+no larger than simt's 32 MSHRs, so memory-bound kernels tie near 1x as the
+paper says and small compute kernels lose (0.38x). The 3x would need a
+residual of 0.22; LVC-sized tiles cost 1.5% in reconfiguration.""",
     ),
     (
         "code",

@@ -24,9 +24,14 @@ def test_fig1_example_lane_utilisation_and_configurations() -> None:
     # Figs. 1-2: one warp of eight lanes, one instruction per block: active
     # lanes 8 + 3 + 5 + 2 + 3 + 8 = 29 of 6 x 8 = 48; vgiw loads six configurations.
     wl = td.workloads.vgiw_example()
-    simt = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=8))
+    simt = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=8, control_instructions=0))
     assert simt.metrics["lane_utilisation"] == pytest.approx(29 / 48)
     assert simt.metrics["warp_instructions"] == 6
+    # Fermi's own stream adds a BRA per branching block and an SSY per two-way one.
+    with_control = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=8)).metrics
+    two_way = sum(len(b["succ"]) == 2 for b in wl.model_input.blocks)
+    one_way = sum(len(b["succ"]) == 1 for b in wl.model_input.blocks)
+    assert with_control["warp_instructions"] == 6 + 2 * two_way + one_way
     vgiw = td.simulate(wl, "gtx480", "vgiw")
     assert vgiw.metrics["configurations"] == 6
     assert vgiw.metrics["reconfig_cycles"] == 6 * 34
@@ -163,7 +168,7 @@ def test_simt_loop_with_a_different_trip_count_per_lane() -> None:
     blocks = [BB(succ=[1]), BB(succ=[1, 2], branch="paths"), BB()]
     paths = [[0] + [1] * trips + [2] for trips in (1, 2, 3, 4)]
     wl = td.workloads.cfg_kernel(blocks, 4, paths=paths)
-    r = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=4))
+    r = td.simulate(wl, "gtx480", td.schemes.Simt(warp_size=4, control_instructions=0))
     assert r.metrics["warp_instructions"] == 6
     assert r.metrics["lane_utilisation"] == pytest.approx(18 / 24)
     assert r.values()["path_length"].tolist() == [3, 4, 5, 6]
@@ -323,10 +328,17 @@ def test_token_buffers_hide_latency_up_to_their_depth() -> None:
 def test_lvc_capacity_and_occupancy_and_energy_levels() -> None:
     wl = td.workloads.divergent_cfg(blocks=10, threads=16384, live_values=4)
     hit = [
-        td.simulate(wl, "gtx480", td.schemes.Vgiw(lvc_bytes=b)).metrics["lvc_hit_rate"]
+        td.simulate(wl, "gtx480", td.schemes.Vgiw(lvc_bytes=b, tile_policy="cvt")).metrics[
+            "lvc_hit_rate"
+        ]
         for b in (4096, 65536, 2**22)
     ]
     assert hit[0] < hit[1] < hit[2] == 1.0
+    # tile_policy "lvc" (the default, §3.4): tiles small enough that the LVC holds
+    # their live values, more tiles for a smaller LVC.
+    lvc = [td.simulate(wl, "gtx480", td.schemes.Vgiw(lvc_bytes=b)).metrics for b in (4096, 65536)]
+    assert lvc[0]["lvc_hit_rate"] == lvc[1]["lvc_hit_rate"] == 1.0
+    assert lvc[0]["tiles"] > lvc[1]["tiles"]
     # More live values per block: more registers per thread, fewer resident warps.
     few = td.simulate(td.workloads.divergent_cfg(blocks=6, live_values=1), "gtx480", "simt")
     many = td.simulate(td.workloads.divergent_cfg(blocks=6, live_values=24), "gtx480", "simt")
@@ -366,14 +378,17 @@ def test_bbs_packets_bound_sparse_vectors() -> None:
 
 
 def test_design_space_lvc_and_token_buffers_are_substitutes() -> None:
-    # docs/models/vgiw.md "Design space": with shallow token buffers a bigger
-    # LVC (fewer misses to L2) pays; with deep ones the misses are hidden.
+    # docs/models/vgiw.md "Design space": with tiles that ignore the LVC
+    # (tile_policy cvt), with shallow token buffers a bigger LVC (fewer misses
+    # to L2) pays; with deep ones the misses are hidden.
     wl = td.workloads.divergent_cfg(blocks=12, threads=16384, divergence=0.3)
 
     def gain(entries: int) -> float:
         t = [
             td.simulate(
-                wl, "gtx480", td.schemes.Vgiw(token_buffer_entries=entries, lvc_bytes=b)
+                wl,
+                "gtx480",
+                td.schemes.Vgiw(token_buffer_entries=entries, lvc_bytes=b, tile_policy="cvt"),
             ).makespan_cycles
             for b in (16384, 262144)
         ]
@@ -388,3 +403,39 @@ def test_token_buffer_storage_follows_the_entries() -> None:
     wl = td.workloads.vgiw_example()
     got = td.simulate(wl, "gtx480", td.schemes.Sgmf(token_buffer_entries=90))
     assert got.metrics["storage_bytes"] == pytest.approx(2 * 108 * per_unit)
+
+
+def test_simt_dispatch_and_warp_network() -> None:
+    # Fermi dispatches a warp instruction over 2 cycles per scheduler: at most one
+    # warp instruction per cycle on the SM, so halving dispatch_cycles can only
+    # speed simt up; the queueing network is never faster than any single bound.
+    wl = td.workloads.rodinia("lud_internal")
+    two = td.simulate(wl, "gtx480", "simt").metrics
+    one = td.simulate(wl, "gtx480", td.schemes.Simt(dispatch_cycles=1)).metrics
+    assert one["makespan_cycles"] < two["makespan_cycles"]
+    assert two["makespan_cycles"] >= two["warp_instructions"]
+    # Fewer resident warps (bigger thread blocks of many registers) expose the stalls.
+    few = td.simulate(wl, "gtx480", td.schemes.Simt(block_threads=1536)).metrics
+    assert few["resident_warps"] <= two["resident_warps"]
+    assert few["makespan_cycles"] >= two["makespan_cycles"]
+
+
+def test_kernel_launch_block_size_sets_warps_and_occupancy() -> None:
+    # Rodinia's nw launches 16-thread blocks: half-empty warps, at most tb_slots (8)
+    # resident; the same kernel in 256-thread blocks fills warps and the SM.
+    nw = td.workloads.rodinia("nw_needle_1")
+    assert nw.model_input.block_threads == 16
+    small = td.simulate(nw, "gtx480", "simt").metrics
+    blocks = nw.model_input.blocks
+    big = td.workloads.cfg_kernel(blocks, nw.model_input.threads, block_threads=256)
+    full = td.simulate(big, "gtx480", "simt").metrics
+    assert small["resident_warps"] == 8 < full["resident_warps"]
+    assert small["lane_utilisation"] <= 0.5 and small["lane_utilisation"] < full["lane_utilisation"]
+    assert small["makespan_cycles"] > full["makespan_cycles"]
+    # vgiw streams threads, not thread blocks: the launch does not change it
+    # (beyond the branch draws, which follow the kernel's content).
+    assert td.simulate(nw, "gtx480", "vgiw").makespan_cycles == pytest.approx(
+        td.simulate(big, "gtx480", "vgiw").makespan_cycles, rel=0.02
+    )
+    with pytest.raises(td.ConfigError, match="block_threads"):
+        td.workloads.cfg_kernel(blocks, 64, block_threads=2048)

@@ -90,10 +90,10 @@ QUANTITIES: dict[str, Callable[[dict[str, pd.DataFrame]], float]] = {
     "fig11_small_kernels_min": lambda f: (f["sgmf"]["energy"] / f["v8"]["energy"])[
         _small_low_divergence(f)
     ].min(),
-    # simt's pipeline + register file share of its system energy (energy.hpp: 4.7 nJ per
+    # simt's pipeline + register file share of its system energy (energy.hpp: 1.4 nJ per
     # warp instruction, 160 pJ per warp-wide RF access; energy in nJ).
     "pipeline_rf_share": lambda f: (
-        (f["simt"]["warp_instructions"] * 4.7 + f["simt"]["rf_accesses"] * 0.16)
+        (f["simt"]["warp_instructions"] * 1.4 + f["simt"]["rf_accesses"] * 0.16)
         / f["simt"]["energy"]
     ).mean(),
 }

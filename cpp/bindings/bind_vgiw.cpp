@@ -129,7 +129,8 @@ py::dict block_dict(const BasicBlock& b) {
 
 std::shared_ptr<CfgKernel> make_kernel(const std::string& name, const py::list& blocks,
                                        std::int64_t threads,
-                                       const std::vector<std::vector<std::int32_t>>& paths) {
+                                       const std::vector<std::vector<std::int32_t>>& paths,
+                                       std::int64_t block_threads) {
   std::vector<BasicBlock> parsed;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     if (!py::isinstance<py::dict>(blocks[i]))
@@ -137,7 +138,7 @@ std::shared_ptr<CfgKernel> make_kernel(const std::string& name, const py::list& 
     parsed.push_back(block_from(blocks[i].cast<py::dict>(), i));
   }
   py::gil_scoped_release release;
-  return std::make_shared<CfgKernel>(name, std::move(parsed), threads, paths);
+  return std::make_shared<CfgKernel>(name, std::move(parsed), threads, paths, block_threads);
 }
 
 py::list blocks_of(const CfgKernel& k) {
@@ -154,9 +155,11 @@ void register_vgiw(py::module_& m) {
       "A kernel as a control-flow graph of basic blocks over a number of threads: the "
       "workload of the simt, sgmf and vgiw machines.")
       .def(py::init(&make_kernel), py::arg("name"), py::arg("blocks"), py::arg("threads"),
-           py::arg("paths") = std::vector<std::vector<std::int32_t>>{})
+           py::arg("paths") = std::vector<std::vector<std::int32_t>>{}, py::arg("block_threads") = 0)
       .def_property_readonly("name", &CfgKernel::name)
       .def_property_readonly("threads", &CfgKernel::threads)
+      .def_property_readonly("block_threads", &CfgKernel::block_threads,
+                             "Threads per thread block of the launch (0: the simt scheme's).")
       .def_property_readonly("blocks", &blocks_of, "Each block's fields as a dict.")
       .def_property_readonly("paths", &CfgKernel::paths)
       .def_property_readonly("ipdom", &CfgKernel::ipdom,
@@ -173,11 +176,14 @@ void register_vgiw(py::module_& m) {
         return out;
       }, "Units of one replica per block: alu, special, ldst, lvu, split_join, cvu.")
       .def(py::pickle(
-          [](const CfgKernel& k) { return py::make_tuple(k.name(), blocks_of(k), k.threads(), k.paths()); },
+          [](const CfgKernel& k) {
+            return py::make_tuple(k.name(), blocks_of(k), k.threads(), k.paths(), k.block_threads());
+          },
           [](const py::tuple& s) {
-            if (s.size() != 4) throw ConfigError("CfgKernel: damaged pickled state");
+            if (s.size() != 5) throw ConfigError("CfgKernel: damaged pickled state");
             return make_kernel(s[0].cast<std::string>(), s[1].cast<py::list>(), s[2].cast<std::int64_t>(),
-                               s[3].cast<std::vector<std::vector<std::int32_t>>>());
+                               s[3].cast<std::vector<std::vector<std::int32_t>>>(),
+                               s[4].cast<std::int64_t>());
           }));
 }
 

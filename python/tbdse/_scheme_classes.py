@@ -646,8 +646,16 @@ class Simt(Scheme):
         warp_size [threads]: threads per warp; lane utilisation counts this many lanes; default
             32 (VGIW §2, Fig. 1b).
         issue_efficiency [fraction]: share of peak issue the schedulers sustain with ready warps
-            (one residual per GPU; latency and occupancy stalls are modelled); calibrated on
-            Fig. 7's mean; default 0.074 (tbdse (calibrated on VGIW Fig. 7)).
+            (a residual per GPU for what the model does not draw; dispatch, occupancy,
+            dependence and memory stalls are modelled); 1: no residual; default 1.0 (tbdse
+            (residual; 1 = none)).
+        dispatch_cycles [cycles]: cycles a scheduler takes to dispatch one warp instruction
+            (Fermi: 32 threads on a 16-wide group over 2 shader cycles); the SM issues
+            issue_width / dispatch_cycles warp instructions per cycle; default 2 (NVIDIA GF100
+            whitepaper; VGIW §5 (Fermi operates 32 units at once)).
+        control_instructions [-]: 1: a block with a successor issues a branch warp instruction
+            (BRA), one with two also a reconvergence push (SSY); 0: the blocks' operations only;
+            default 1 (Fermi ISA (BRA, SSY); VGIW Fig. 1b counts without them).
         ldst_units [units]: load/store units: a warp memory instruction takes warp_size /
             ldst_units cycles of that pipe; default 16 (Fermi SM (16)).
         sfu_units [units]: special function units: a warp special instruction takes warp_size /
@@ -676,7 +684,9 @@ class Simt(Scheme):
         *,
         label: str | None = None,
         warp_size: int = 32,
-        issue_efficiency: float = 0.074,
+        issue_efficiency: float = 1.0,
+        dispatch_cycles: int = 2,
+        control_instructions: int = 1,
         ldst_units: int = 16,
         sfu_units: int = 4,
         rf_accesses_per_instruction: float = 3.0,
@@ -690,6 +700,8 @@ class Simt(Scheme):
             label=label,
             warp_size=warp_size,
             issue_efficiency=issue_efficiency,
+            dispatch_cycles=dispatch_cycles,
+            control_instructions=control_instructions,
             ldst_units=ldst_units,
             sfu_units=sfu_units,
             rf_accesses_per_instruction=rf_accesses_per_instruction,
@@ -819,6 +831,9 @@ class Vgiw(Scheme):
             default 34 (VGIW §2 (34)).
         cvt_bits [bits]: control vector table size: tiles of cvt_bits / blocks threads (a
             multiple of 64) run one after another; default 1048576 (VGIW §3.2 (size tbdse's)).
+        tile_policy: lvc: a tile also holds no more threads than keep their live values in the
+            LVC (§3.4: spilling is generally prevented by thread tiling); cvt: cvt_bits / blocks
+            threads only; default 'lvc' (VGIW §3.2, §3.4).
         lvc_line_threads [threads]: consecutive thread ids whose value of one live value share
             an LVC line; a block execution makes one LVC access per live value per line it
             touches; default 32 (VGIW §3.4 (tbdse's reading)).
@@ -861,6 +876,7 @@ class Vgiw(Scheme):
         reconfig_model: Literal["fixed", "sqrt", "sqrt_overlap"] = "fixed",
         reconfig_cycles: int = 34,
         cvt_bits: int = 1048576,
+        tile_policy: Literal["lvc", "cvt"] = "lvc",
         lvc_line_threads: int = 32,
         split_cut_values: int = 2,
         lvc_bytes: int = 65536,
@@ -886,6 +902,7 @@ class Vgiw(Scheme):
             reconfig_model=reconfig_model,
             reconfig_cycles=reconfig_cycles,
             cvt_bits=cvt_bits,
+            tile_policy=tile_policy,
             lvc_line_threads=lvc_line_threads,
             split_cut_values=split_cut_values,
             lvc_bytes=lvc_bytes,

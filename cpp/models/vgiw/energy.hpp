@@ -10,7 +10,7 @@
 //   [P] VGIW §1 citing GPUWattch and Gebhart et al.: pipeline + register
 //       file are ~30% of a GPGPU's power; kWarpIssue is set so that simt's
 //       pipeline + RF share of its system energy averages about 30% over the
-//       21 Rodinia presets (docs/models/vgiw.md, "Energy"; 4.7 nJ is within
+//       21 Rodinia presets (docs/models/vgiw.md, "Energy"; 1.4 nJ is within
 //       a Fermi SM's ~12 nJ per warp instruction at 250 W, 15 SMs, 1.4 GHz).
 //   [T] tbdse's assumption.
 // Energies in pJ; static powers in pJ per cycle of the 1.4 GHz core clock
@@ -22,7 +22,7 @@ namespace tbdse::vgiw::energy {
 // Dynamic, per access or operation.
 inline constexpr double kAluOp = 3.0;        // a thread's FPU/ALU op: [H] add/multiply mix + latches [T]
 inline constexpr double kSpecialOp = 15.0;   // div/sqrt/transcendental: about 4 multiplies [H, T]
-inline constexpr double kWarpIssue = 4700.0;  // fetch, decode, scoreboard, schedule, latches of a warp instruction [P]
+inline constexpr double kWarpIssue = 1400.0;  // fetch, decode, scoreboard, schedule, latches of a warp instruction [P]
 inline constexpr double kRfAccess = 160.0;   // warp-wide operand: 16 x 64-bit reads of an 8 KB bank [H]
 inline constexpr double kL1Request = 5.0;    // tag lookup of one L1 request [T]
 inline constexpr double kL1Word = 25.0;      // one 64-bit bank access of a 64 KB array [H] (a word)

@@ -192,8 +192,15 @@ std::vector<std::int32_t> immediate_post_dominators(
 }
 
 CfgKernel::CfgKernel(std::string name, std::vector<BasicBlock> blocks, std::int64_t threads,
-                     std::vector<std::vector<std::int32_t>> paths)
-    : name_(std::move(name)), blocks_(std::move(blocks)), threads_(threads), paths_(std::move(paths)) {
+                     std::vector<std::vector<std::int32_t>> paths, std::int64_t block_threads)
+    : name_(std::move(name)),
+      blocks_(std::move(blocks)),
+      threads_(threads),
+      block_threads_(block_threads),
+      paths_(std::move(paths)) {
+  if (block_threads_ < 0 || block_threads_ > 1024)
+    throw ConfigError("kernel '" + name_ + "': key 'block_threads' must be in 0..1024 (0: the simt "
+                      "scheme's block_threads), got " + std::to_string(block_threads_));
   const auto n = static_cast<std::int32_t>(blocks_.size());
   if (n < 1 || n > kMaxBlocks)
     throw ConfigError("kernel '" + name_ + "': needs 1.." + std::to_string(kMaxBlocks) +
@@ -284,6 +291,7 @@ CfgKernel::CfgKernel(std::string name, std::vector<BasicBlock> blocks, std::int6
   }
   Hasher h;
   h.add_string(name_).add_signed(threads_);
+  if (block_threads_ > 0) h.add_signed(block_threads_);  // kernels without one keep their hash
   for (const auto& blk : blocks_) {
     h.add_signed(blk.alu).add_signed(blk.special).add_signed(blk.ldst).add_signed(blk.lv_loads);
     h.add_signed(blk.lv_stores).add_signed(blk.split_join).add_double(blk.mem_intensity);

@@ -78,8 +78,11 @@ class CfgKernel final : public ModelInput {
   // paths that are not walks of the CFG from block 0 to an exit, too many
   // threads.  Any edge to an id <= its source's is a back edge (a loop); the
   // ids are not checked to be a reverse post-order beyond that.
+  // `block_threads`: threads per thread block of the kernel's launch (the
+  // CUDA source's block size; simt forms warps within blocks and holds
+  // blocks resident), 0 = the simt scheme's block_threads.
   CfgKernel(std::string name, std::vector<BasicBlock> blocks, std::int64_t threads,
-            std::vector<std::vector<std::int32_t>> paths = {});
+            std::vector<std::vector<std::int32_t>> paths = {}, std::int64_t block_threads = 0);
 
   std::string kind() const override { return "cfg"; }
   std::uint64_t content_hash() const override { return hash_; }
@@ -90,6 +93,7 @@ class CfgKernel final : public ModelInput {
   const std::vector<BasicBlock>& blocks() const { return blocks_; }
   std::int32_t block_count() const { return static_cast<std::int32_t>(blocks_.size()); }
   std::int64_t threads() const { return threads_; }
+  std::int64_t block_threads() const { return block_threads_; }  // 0: the scheme's
   const std::vector<std::vector<std::int32_t>>& paths() const { return paths_; }
   // The virtual exit node's id (= block_count()).
   std::int32_t exit_id() const { return block_count(); }
@@ -112,6 +116,7 @@ class CfgKernel final : public ModelInput {
   std::string name_;
   std::vector<BasicBlock> blocks_;
   std::int64_t threads_;
+  std::int64_t block_threads_ = 0;
   std::int32_t max_steps_ = 0;
   std::vector<std::vector<std::int32_t>> paths_;
   std::vector<std::int32_t> ipdom_;

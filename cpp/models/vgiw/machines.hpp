@@ -66,7 +66,14 @@ std::int64_t fill_cycles(const UnitCounts& units, std::int64_t hop_cycles, std::
 // live values and half its instructions, at most Fermi's 63) and the warps
 // resident per SM within tb_slots, threads_per_sm and regs_per_sm.
 std::int64_t registers_per_thread(const CfgKernel& k);
+// Threads per thread block: the kernel's launch, else the scheme's block_threads.
+std::int64_t launch_block_threads(const SimtParams& p, const CfgKernel& k);
 std::int64_t resident_warps(const SimtParams& p, const GpuConfig& gpu, const CfgKernel& k);
+
+// simt's time: resident warps circulating through the SM's resources
+// (busy cycles over the kernel: dispatch, LD/ST, SFU, MSHRs, DRAM) and their
+// dependence stalls, by exact mean value analysis (simt.cpp).
+double warp_network_cycles(const double (&busy)[5], double stall, double resident, double warps);
 
 // Records the three energy levels (pJ in, nJ out) in a row's metrics.
 void set_energy(std::vector<double>& m, double core_dynamic, double memory_dynamic,

@@ -28,6 +28,31 @@ struct StackEntry {
 
 }  // namespace
 
+// The warps as a closed queueing network (exact mean value analysis): each
+// resident warp alternates between the SM's resources (dispatch, LD/ST,
+// SFU, MSHRs, DRAM: one queue each, busy[k] cycles over the kernel) and its
+// dependence stalls (a delay, `stall` cycles over the kernel); a finishing
+// warp is replaced by the next, so `resident` warps circulate.  Time is
+// warps / throughput: at least every resource's busy time and the stalls
+// over the resident warps, and more where they meet (a warp waiting in one
+// queue is not stalling elsewhere: the max-of-bounds is the limit of
+// infinitely many warps).
+double warp_network_cycles(const double (&busy)[5], double stall, double resident, double warps) {
+  if (warps <= 0) return 0.0;
+  double demand[5], queue[5] = {0, 0, 0, 0, 0};
+  for (int s = 0; s < 5; ++s) demand[s] = busy[s] / warps;  // per warp
+  const double think = stall / warps;
+  const auto n_max = static_cast<std::int64_t>(std::max(1.0, resident));
+  double throughput = 0;
+  for (std::int64_t n = 1; n <= n_max; ++n) {
+    double residence[5], total = think;
+    for (int s = 0; s < 5; ++s) total += residence[s] = demand[s] * (1 + queue[s]);
+    throughput = total > 0 ? static_cast<double>(n) / total : 0.0;
+    for (int s = 0; s < 5; ++s) queue[s] = throughput * residence[s];
+  }
+  return throughput > 0 ? warps / throughput : 0.0;
+}
+
 std::int64_t registers_per_thread(const CfgKernel& k) {
   std::int64_t need = 0;
   for (std::int32_t b = 0; b < k.block_count(); ++b) {
@@ -37,17 +62,22 @@ std::int64_t registers_per_thread(const CfgKernel& k) {
   return std::min<std::int64_t>(63, 8 + need);
 }
 
+std::int64_t launch_block_threads(const SimtParams& p, const CfgKernel& k) {
+  return k.block_threads() > 0 ? k.block_threads() : p.block_threads;
+}
+
 std::int64_t resident_warps(const SimtParams& p, const GpuConfig& gpu, const CfgKernel& k) {
   const std::int64_t ws = p.warp_size;
-  const std::int64_t block_warps = (p.block_threads + ws - 1) / ws;
+  const std::int64_t tb = launch_block_threads(p, k);
+  const std::int64_t block_warps = (tb + ws - 1) / ws;
   const std::int64_t block_regs = registers_per_thread(k) * block_warps * ws;
   const std::int64_t by_threads = gpu.threads_per_sm / (block_warps * ws);
   const std::int64_t by_regs = gpu.regs_per_sm / block_regs;
   const std::int64_t blocks = std::min({gpu.tb_slots, by_threads, by_regs});
   if (blocks < 1)
-    throw ConfigError("simt: one thread block of block_threads = " + std::to_string(p.block_threads) +
+    throw ConfigError("simt: one thread block of block_threads = " + std::to_string(tb) +
                       " does not fit an SM of GPU '" + gpu.name + "' (threads_per_sm, regs_per_sm)");
-  const std::int64_t warps = (k.threads() + ws - 1) / ws;
+  const std::int64_t warps = k.threads() / tb * block_warps + (k.threads() % tb + ws - 1) / ws;
   return std::min(blocks * block_warps, warps);
 }
 
@@ -58,7 +88,7 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   const std::int32_t exit = k.exit_id();
   const std::int64_t ws = p.warp_size;
   // Warp instructions by pipe, and thread instructions actually executed.
-  double alu_wi = 0, special_wi = 0, ldst_wi = 0, active_instr = 0, executions = 0;
+  double alu_wi = 0, special_wi = 0, ldst_wi = 0, control_wi = 0, active_instr = 0, executions = 0;
   double alu_ops = 0, special_ops = 0, ldst_ops = 0, dram_bytes = 0;
   const auto nb = static_cast<std::size_t>(k.block_count());
   // Per block: warp executions, warp memory instructions, thread accesses.
@@ -66,8 +96,13 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   MemoryProbe probe(r.gpu, k, r.model_key, p.mem_sample_threads, p.dram_bytes_per_cycle);
   std::int32_t steps[64];
   std::vector<StackEntry> stack;
-  for (std::int64_t base = 0; base < k.threads(); base += ws) {
-    const std::int64_t count = std::min(ws, k.threads() - base);
+  // Warps form within thread blocks (a 16-thread block is a warp of 16).
+  const std::int64_t tb = launch_block_threads(p, k);
+  double warp_count = 0;
+  for (std::int64_t base = 0, block_end = 0; base < k.threads(); base += std::min(ws, block_end - base)) {
+    if (base >= block_end) block_end = std::min(base + tb, k.threads());
+    const std::int64_t count = std::min(ws, block_end - base);
+    warp_count += 1;
     const std::uint64_t full = count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
     stack.assign(1, {0, exit, full});
     while (!stack.empty()) {
@@ -81,9 +116,16 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
       const std::uint64_t mask = top.mask;
       const double active = std::popcount(mask);
       alu_wi += static_cast<double>(blk.alu);
+      // Fermi's control flow in the instruction stream: a branch (BRA) ends
+      // every block with a successor, and a possible divergence pushes its
+      // reconvergence point first (SSY); the fabric's CVUs do this in space.
+      const double control = p.control_instructions
+                                 ? (blk.succ.empty() ? 0.0 : 1.0) + (blk.succ.size() == 2 ? 1.0 : 0.0)
+                                 : 0.0;
+      control_wi += control;
       special_wi += static_cast<double>(blk.special);
       ldst_wi += static_cast<double>(blk.ldst);
-      active_instr += active * static_cast<double>(blk.simt_instructions());
+      active_instr += active * (static_cast<double>(blk.simt_instructions()) + control);
       executions += active;
       alu_ops += active * static_cast<double>(blk.alu);
       special_ops += active * static_cast<double>(blk.special);
@@ -117,7 +159,7 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
         if (target[g] != reconverge) stack.push_back({target[g], reconverge, group[g]});
     }
   }
-  const double warp_instructions = alu_wi + special_wi + ldst_wi;
+  const double warp_instructions = alu_wi + special_wi + ldst_wi + control_wi;
   const double wsd = static_cast<double>(ws);
   const double lanes = static_cast<double>(std::max<std::int64_t>(1, r.gpu.lanes));
   const std::vector<BlockMemory> mem = probe.result();
@@ -138,14 +180,22 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
     dram_bytes += accesses[b] * mem[b].dram_bytes;
     misses += accesses[b] * mem[b].line_misses;
   }
-  const double pipes = std::max({alu_wi * wsd / lanes, ldst_pipe,
-                                 special_wi * wsd / static_cast<double>(p.sfu_units),
-                                 warp_instructions / static_cast<double>(std::max<std::int64_t>(1, r.gpu.issue_width))});
-  const double warps = static_cast<double>(resident_warps(p, r.gpu, k));
-  const double compute = std::max({pipes / p.issue_efficiency, critical / warps,
-                                   misses * miss_latency / static_cast<double>(mc.l1_mshrs)});
+  // Busy cycles of each SM resource over the whole kernel: dispatch (each
+  // of issue_width schedulers takes dispatch_cycles per warp instruction;
+  // at least the ALU lanes' cycles), the LD/ST and SFU pipes, the MSHRs
+  // (Little's law) and DRAM; the dependence stalls are a delay.
+  const double issue_width = static_cast<double>(std::max<std::int64_t>(1, r.gpu.issue_width));
+  const double dispatch = std::max(alu_wi * wsd / lanes,
+                                   warp_instructions * static_cast<double>(p.dispatch_cycles) / issue_width);
+  const double special_pipe = special_wi * wsd / static_cast<double>(p.sfu_units);
+  const double pipes = std::max({dispatch, ldst_pipe, special_pipe});
+  const double mshr = misses * miss_latency / static_cast<double>(mc.l1_mshrs);
   const double dram = dram_bytes / p.dram_bytes_per_cycle;
-  const double cycles = std::max(1.0, std::ceil(std::max(compute, dram)));
+  const double warps = static_cast<double>(resident_warps(p, r.gpu, k));
+  const double total_warps = warp_count;
+  const double busy[5] = {dispatch / p.issue_efficiency, ldst_pipe / p.issue_efficiency,
+                          special_pipe / p.issue_efficiency, mshr, dram};
+  const double cycles = std::max(1.0, std::ceil(warp_network_cycles(busy, critical, warps, total_warps)));
   const double rf = warp_instructions * p.rf_accesses_per_instruction;
   const double nan = std::nan("");
   RunOutput out;
@@ -160,13 +210,12 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   m[RF_ACCESSES] = rf;
   m[WARP_INSTRUCTIONS] = warp_instructions;
   m[DRAM_BYTES] = dram_bytes;
-  m[MEMORY_BOUND_SHARE] = dram > compute ? 1.0 : 0.0;
+  m[MEMORY_BOUND_SHARE] = dram >= std::max({pipes / p.issue_efficiency, critical / warps, mshr}) ? 1.0 : 0.0;
   m[RESIDENT_WARPS] = warps;
   double lat = 0, lat_n = 0;
   for (std::size_t b = 0; b < nb; ++b) lat += accesses[b] * mem[b].load_latency, lat_n += accesses[b];
   m[LOAD_LATENCY] = lat_n > 0 ? lat / lat_n : 0.0;
-  const double bounds[4] = {pipes / p.issue_efficiency, critical / warps,
-                            misses * miss_latency / static_cast<double>(mc.l1_mshrs), dram};
+  const double bounds[4] = {pipes / p.issue_efficiency, critical / warps, mshr, dram};
   m[LIMIT] = static_cast<double>(std::max_element(bounds, bounds + 4) - bounds);
   double l1l2 = 0;
   for (std::size_t b = 0; b < nb; ++b)

@@ -58,9 +58,23 @@ const ParamTable<SimtParams>& SimtParams::params() {
                                    .paper_ref = "VGIW §2, Fig. 1b", .min_value = 1, .max_value = 64});
     t.add(&SimtParams::issue_efficiency,
           {.name = "issue_efficiency", .unit = "fraction",
-           .doc = "share of peak issue the schedulers sustain with ready warps (one residual per "
-                  "GPU; latency and occupancy stalls are modelled); calibrated on Fig. 7's mean",
-           .paper_ref = "tbdse (calibrated on VGIW Fig. 7)", .min_value = 0.01, .max_value = 1});
+           .doc = "share of peak issue the schedulers sustain with ready warps (a residual per GPU "
+                  "for what the model does not draw; dispatch, occupancy, dependence and memory "
+                  "stalls are modelled); 1: no residual",
+           .paper_ref = "tbdse (residual; 1 = none)", .min_value = 0.01, .max_value = 1});
+    t.add(&SimtParams::dispatch_cycles,
+          {.name = "dispatch_cycles", .unit = "cycles",
+           .doc = "cycles a scheduler takes to dispatch one warp instruction (Fermi: 32 threads "
+                  "on a 16-wide group over 2 shader cycles); the SM issues issue_width / "
+                  "dispatch_cycles warp instructions per cycle",
+           .paper_ref = "NVIDIA GF100 whitepaper; VGIW §5 (Fermi operates 32 units at once)",
+           .min_value = 1, .max_value = 64});
+    t.add(&SimtParams::control_instructions,
+          {.name = "control_instructions", .unit = "-",
+           .doc = "1: a block with a successor issues a branch warp instruction (BRA), one with "
+                  "two also a reconvergence push (SSY); 0: the blocks' operations only",
+           .paper_ref = "Fermi ISA (BRA, SSY); VGIW Fig. 1b counts without them",
+           .min_value = 0, .max_value = 1});
     t.add(&SimtParams::ldst_units, {.name = "ldst_units", .unit = "units",
                                     .doc = "load/store units: a warp memory instruction takes "
                                            "warp_size / ldst_units cycles of that pipe",
@@ -131,6 +145,12 @@ const ParamTable<VgiwParams>& VgiwParams::params() {
            .doc = "control vector table size: tiles of cvt_bits / blocks threads (a multiple of "
                   "64) run one after another",
            .paper_ref = "VGIW §3.2 (size tbdse's)", .min_value = 64, .max_value = 1e12});
+    t.add(&VgiwParams::tile_policy,
+          {.name = "tile_policy",
+           .doc = "lvc: a tile also holds no more threads than keep their live values in the LVC "
+                  "(§3.4: spilling is generally prevented by thread tiling); cvt: cvt_bits / "
+                  "blocks threads only",
+           .paper_ref = "VGIW §3.2, §3.4", .choices = {"lvc", "cvt"}});
     t.add(&VgiwParams::lvc_line_threads,
           {.name = "lvc_line_threads", .unit = "threads",
            .doc = "consecutive thread ids whose value of one live value share an LVC line; a "

@@ -30,12 +30,21 @@ struct SimtParams {
   // Threads per warp (Fermi: 32).  Lane utilisation counts warp_size lanes
   // per warp instruction; the Figs. 1-2 example uses 8.
   std::int64_t warp_size = 32;
-  // Share of the SM's peak issue rate its schedulers sustain when enough
-  // warps are ready (one residual factor per GPU: operand collector and
-  // dual-issue restrictions the model does not draw).  Latency and occupancy
-  // stalls are modelled, not in this factor.  Calibrated on VGIW Fig. 7's
-  // mean (experiments/vgiw_calibration.yaml, docs/models/vgiw.md).
-  double issue_efficiency = 0.074;
+  // Share of the SM's peak issue rate its schedulers sustain when warps are
+  // ready (a residual factor per GPU for what the model does not draw:
+  // operand-collector bank conflicts, dual-issue pairing).  Default 1: no
+  // residual; dispatch, occupancy, dependence and memory stalls are the
+  // mechanism (docs/models/vgiw.md "Calibration").
+  double issue_efficiency = 1.0;
+  // Cycles a scheduler spends dispatching one warp instruction: Fermi's two
+  // schedulers each send a warp's 32 threads to a 16-wide group over two
+  // shader cycles (GF100 whitepaper), so the SM issues issue_width /
+  // dispatch_cycles = 1 warp instruction per cycle, 32 units busy (VGIW §5).
+  std::int64_t dispatch_cycles = 2;
+  // 1: each block with a successor issues a branch (BRA) and one with two
+  // a reconvergence push (SSY) too, Fermi's control flow in the instruction
+  // stream (0: the blocks' operations only, as Fig. 1b counts lanes).
+  std::int64_t control_instructions = 1;
   // Cycles before a dependent instruction may issue (CUDA C Programming
   // Guide 4.0 §5.2.3: "about 22 clock cycles" on compute capability 2.x).
   std::int64_t alu_latency = 22;
@@ -74,6 +83,10 @@ struct VgiwParams {
   // Control vector table bits: tiles of cvt_bits / blocks threads run one
   // after another (§3.2).  Default 2^20 (tbdse's; the paper gives no size).
   std::int64_t cvt_bits = std::int64_t{1} << 20;
+  // How the BBS sizes a tile: "lvc" (default): also no more threads than
+  // keep their live values in the LVC (§3.4: spilling "is generally
+  // prevented by thread tiling"); "cvt": cvt_bits / blocks only.
+  std::string tile_policy = "lvc";
   // Consecutive thread ids whose live value share one LVC line (the LVC
   // caches a <live value id, thread id> matrix, §3.4): one LVC access each.
   std::int64_t lvc_line_threads = 32;

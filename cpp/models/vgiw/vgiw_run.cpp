@@ -25,11 +25,15 @@ struct Execution {
 // Live values one tile keeps in the LVC: per thread, the most any block
 // reads and writes (tbdse's: values die once consumed).  Beyond lvc_bytes
 // the share that fits hits (the LVC keeps what it can; tbdse's).
-double lvc_hit_rate(const VgiwParams& p, const CfgKernel& k, double tile_threads) {
+double live_values(const CfgKernel& k) {
   double values = 0;
   for (std::int32_t b = 0; b < k.block_count(); ++b)
     values = std::max(values, static_cast<double>(k.lv_loads(b) + k.lv_stores(b)));
-  const double bytes = values * tile_threads * kWordBytes;
+  return values;
+}
+
+double lvc_hit_rate(const VgiwParams& p, const CfgKernel& k, double tile_threads) {
+  const double bytes = live_values(k) * tile_threads * kWordBytes;
   return bytes <= static_cast<double>(p.lvc_bytes) ? 1.0 : static_cast<double>(p.lvc_bytes) / bytes;
 }
 
@@ -49,8 +53,15 @@ RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r
   const double reconfig = p.reconfig_model == "fixed" ? static_cast<double>(p.reconfig_cycles) : 2 * pass;
   const bool overlap = p.reconfig_model == "sqrt_overlap";
   // The CVT holds one bit per thread and block (§3.2): tiles of cvt_bits /
-  // blocks threads, a multiple of 64 (the CVT's word, §3.3), one after another.
-  const std::int64_t tile = std::max<std::int64_t>(64, (p.cvt_bits / nb) / 64 * 64);
+  // blocks threads, a multiple of 64 (the CVT's word, §3.3), one after
+  // another.  tile_policy "lvc": also no more threads than keep their live
+  // values in the LVC (§3.4: tiling generally prevents spills).
+  std::int64_t tile_threads = p.cvt_bits / nb;
+  const double tile_values = live_values(k);
+  if (p.tile_policy == "lvc" && tile_values > 0)
+    tile_threads = std::min(tile_threads, static_cast<std::int64_t>(static_cast<double>(p.lvc_bytes) /
+                                                                    (tile_values * kWordBytes)));
+  const std::int64_t tile = std::max<std::int64_t>(64, tile_threads / 64 * 64);
   const std::int64_t line = p.lvc_line_threads;
   Walker walker(k, r.model_key);
   MemoryProbe probe(r.gpu, k, r.model_key, p.mem_sample_threads, p.dram_bytes_per_cycle, p.l1_banks,

@@ -73,10 +73,25 @@ TEST_CASE("Fig. 1b: simt lane utilisation of the example is 29/48") {
   const CfgKernel k = fig1_kernel();
   SimtParams p;
   p.warp_size = 8;
+  p.control_instructions = 0;  // Fig. 1b counts the blocks' instructions only
   const RunOutput out = run_simt(p, k, run_of(), true);
   CHECK(out.metrics[LANE_UTILISATION] == doctest::Approx(29.0 / 48.0));
   CHECK(out.metrics[WARP_INSTRUCTIONS] == 6);
   CHECK(out.metrics[BLOCK_EXECUTIONS] == 29);
+}
+
+TEST_CASE("simt's warp network: never below any resource's busy time or the stalls over the warps") {
+  const double busy[5] = {1000, 400, 0, 800, 100};
+  for (double resident : {1.0, 4.0, 48.0}) {
+    const double t = warp_network_cycles(busy, 20000, resident, 512);
+    CHECK(t >= 1000);
+    CHECK(t >= 20000 / resident);
+    CHECK(t <= 1000 + 400 + 800 + 100 + 20000);  // one warp at a time: the sum
+  }
+  // One warp: no overlap at all.
+  CHECK(warp_network_cycles(busy, 20000, 1, 512) == doctest::Approx(22300));
+  // Many warps: the busiest resource.
+  CHECK(warp_network_cycles(busy, 20000, 512, 512) == doctest::Approx(1000).epsilon(0.05));
 }
 
 TEST_CASE("vgiw loads six configurations for the example and every machine runs 29 blocks") {

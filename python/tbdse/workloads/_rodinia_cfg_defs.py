@@ -10,11 +10,16 @@ from typing import Any
 # loop trip ranges, memory intensity and threads.  Not the paper's data.
 # "pattern" is how the kernel's global accesses walk memory (coalesced,
 # strided or scattered, docs/models/vgiw.md "Memory"), read from the same
-# source ("pattern_source" says where).
+# source ("pattern_source" says where).  "block_threads" is the launch's
+# threads per thread block in the Rodinia 3 source ("block_source"): simt
+# forms warps within blocks and keeps blocks resident (16-thread blocks are
+# half-empty warps, at most tb_slots of them per SM).
 RODINIA: dict[str, dict[str, Any]] = {
     "bfs_kernel": {
         "blocks": 8,
         "threads": 65536,
+        "block_threads": 512,
+        "block_source": "MAX_THREADS_PER_BLOCK 512",
         "alu": 4,
         "special": 0,
         "ldst": 3,
@@ -30,6 +35,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "bfs_kernel2": {
         "blocks": 3,
         "threads": 65536,
+        "block_threads": 512,
+        "block_source": "MAX_THREADS_PER_BLOCK 512",
         "alu": 2,
         "special": 0,
         "ldst": 4,
@@ -44,6 +51,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "kmeans_invert_mapping": {
         "blocks": 3,
         "threads": 65536,
+        "block_threads": 256,
+        "block_source": "THREADS_PER_BLOCK = 16 x 16",
         "alu": 3,
         "special": 0,
         "ldst": 2,
@@ -58,6 +67,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "cfd_compute_step_factor": {
         "blocks": 2,
         "threads": 65536,
+        "block_threads": 192,
+        "block_source": "BLOCK_SIZE_1 192",
         "alu": 18,
         "special": 3,
         "ldst": 6,
@@ -72,6 +83,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "cfd_initialize_variables": {
         "blocks": 1,
         "threads": 65536,
+        "block_threads": 192,
+        "block_source": "BLOCK_SIZE_0 192",
         "alu": 4,
         "special": 0,
         "ldst": 10,
@@ -86,6 +99,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "cfd_time_step": {
         "blocks": 1,
         "threads": 65536,
+        "block_threads": 192,
+        "block_source": "BLOCK_SIZE_4 192",
         "alu": 10,
         "special": 0,
         "ldst": 16,
@@ -101,6 +116,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "cfd_compute_flux": {
         "blocks": 12,
         "threads": 65536,
+        "block_threads": 192,
+        "block_source": "BLOCK_SIZE_3 192",
         "alu": 20,
         "special": 2,
         "ldst": 5,
@@ -116,6 +133,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "lud_internal": {
         "blocks": 3,
         "threads": 65536,
+        "block_threads": 256,
+        "block_source": "dim3(BLOCK_SIZE, BLOCK_SIZE), BLOCK_SIZE 16",
         "alu": 4,
         "special": 0,
         "ldst": 2,
@@ -130,6 +149,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "lud_diagonal": {
         "blocks": 11,
         "threads": 16384,
+        "block_threads": 16,
+        "block_source": "lud_diagonal<<<1, BLOCK_SIZE>>>, BLOCK_SIZE 16",
         "alu": 5,
         "special": 1,
         "ldst": 2,
@@ -144,6 +165,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "lud_perimeter": {
         "blocks": 22,
         "threads": 32768,
+        "block_threads": 32,
+        "block_source": "lud_perimeter<<<..., BLOCK_SIZE * 2>>>",
         "alu": 5,
         "special": 0,
         "ldst": 2,
@@ -159,6 +182,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "ge_fan1": {
         "blocks": 2,
         "threads": 65536,
+        "block_threads": 512,
+        "block_source": "MAXBLOCKSIZE 512",
         "alu": 3,
         "special": 1,
         "ldst": 3,
@@ -173,6 +198,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "ge_fan2": {
         "blocks": 5,
         "threads": 65536,
+        "block_threads": 16,
+        "block_source": "dim3(BLOCK_SIZE_XY, BLOCK_SIZE_XY), BLOCK_SIZE_XY 4",
         "alu": 4,
         "special": 0,
         "ldst": 3,
@@ -187,6 +214,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "hotspot_kernel": {
         "blocks": 27,
         "threads": 65536,
+        "block_threads": 256,
+        "block_source": "dim3(BLOCK_SIZE, BLOCK_SIZE), BLOCK_SIZE 16",
         "alu": 8,
         "special": 0,
         "ldst": 2,
@@ -202,6 +231,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "lavamd_kernel": {
         "blocks": 21,
         "threads": 65536,
+        "block_threads": 128,
+        "block_source": "NUMBER_THREADS 128",
         "alu": 20,
         "special": 2,
         "ldst": 3,
@@ -217,6 +248,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "nn_euclid": {
         "blocks": 2,
         "threads": 65536,
+        "block_threads": 256,
+        "block_source": "DEFAULT_THREADS_PER_BLOCK 256",
         "alu": 6,
         "special": 1,
         "ldst": 3,
@@ -231,6 +264,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "pf_normalize_weights": {
         "blocks": 5,
         "threads": 65536,
+        "block_threads": 512,
+        "block_source": "threads_per_block 512",
         "alu": 4,
         "special": 1,
         "ldst": 3,
@@ -245,6 +280,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "bpnn_adjust_weights": {
         "blocks": 3,
         "threads": 65536,
+        "block_threads": 256,
+        "block_source": "dim3(16, 16)",
         "alu": 10,
         "special": 0,
         "ldst": 6,
@@ -259,6 +296,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "bpnn_layerforward": {
         "blocks": 20,
         "threads": 65536,
+        "block_threads": 256,
+        "block_source": "dim3(16, 16)",
         "alu": 5,
         "special": 0,
         "ldst": 2,
@@ -274,6 +313,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "nw_needle_1": {
         "blocks": 13,
         "threads": 16384,
+        "block_threads": 16,
+        "block_source": "dim3(BLOCK_SIZE, 1), BLOCK_SIZE 16",
         "alu": 6,
         "special": 0,
         "ldst": 3,
@@ -288,6 +329,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "nw_needle_2": {
         "blocks": 13,
         "threads": 16384,
+        "block_threads": 16,
+        "block_source": "dim3(BLOCK_SIZE, 1), BLOCK_SIZE 16",
         "alu": 6,
         "special": 0,
         "ldst": 3,
@@ -302,6 +345,8 @@ RODINIA: dict[str, dict[str, Any]] = {
     "sm_compute_cost": {
         "blocks": 6,
         "threads": 65536,
+        "block_threads": 512,
+        "block_source": "THREADS_PER_BLOCK 512",
         "alu": 6,
         "special": 0,
         "ldst": 3,

@@ -111,10 +111,13 @@ def cfg_kernel(
     *,
     paths: Sequence[Sequence[int]] | None = None,
     name: str = "kernel",
+    block_threads: int = 0,
 ) -> Workload:
     """A kernel from its blocks (ids = positions, entry 0) run by ``threads``
     threads; ``paths`` (optional) gives explicit per-thread paths, thread ``t``
-    following ``paths[t % len(paths)]`` at every block whose branch is ``paths``."""
+    following ``paths[t % len(paths)]`` at every block whose branch is ``paths``;
+    ``block_threads`` (0..1024) the launch's threads per thread block, 0 for the
+    simt scheme's ``block_threads``."""
     if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Sequence):
         raise ConfigError(f"blocks must be a list of basic blocks; got {excerpt(blocks)}")
     made = [_block_dict(b, i) for i, b in enumerate(blocks)]
@@ -129,19 +132,20 @@ def cfg_kernel(
         [whole(b, f"paths[{i}][{j}] (a block id)", 0, 2**31 - 1) for j, b in enumerate(p)]
         for i, p in enumerate(paths or [])
     ]
-    kernel = _core.CfgKernel(text(name, "a kernel's name"), made, n, ids)
+    tb = whole(block_threads, "block_threads", 0, 1024)
+    kernel = _core.CfgKernel(text(name, "a kernel's name"), made, n, ids, tb)
     return Workload(model_input=kernel, name=name)
 
 
 def _from_spec(spec: Mapping[str, Any], where: str) -> Workload:
     if not isinstance(spec, Mapping):
         raise ConfigError(f"{where}: a kernel is a mapping with 'threads' and 'blocks'")
-    unknown = set(spec) - {"name", "threads", "blocks", "paths"}
+    unknown = set(spec) - {"name", "threads", "blocks", "paths", "block_threads"}
     if unknown:
         raise unknown_name(
             f"key of kernel file {where}",
             sorted(unknown)[0],
-            ("name", "threads", "blocks", "paths"),
+            ("name", "threads", "blocks", "paths", "block_threads"),
         )
     if "blocks" not in spec or "threads" not in spec:
         raise ConfigError(f"{where}: a kernel needs 'threads' and 'blocks'")
@@ -150,6 +154,7 @@ def _from_spec(spec: Mapping[str, Any], where: str) -> Workload:
         spec["threads"],
         paths=spec.get("paths"),
         name=str(spec.get("name", Path(where).stem)),
+        block_threads=spec.get("block_threads", 0),
     )
 
 
@@ -282,7 +287,7 @@ def rodinia(
         lv=spec["lv"],
         pattern=spec["pattern"],
     )
-    made = cfg_kernel(blocks, n, name=name or benchmark)
+    made = cfg_kernel(blocks, n, name=name or benchmark, block_threads=spec["block_threads"])
     made.generator, made.params = (
         "rodinia",
         {"benchmark": benchmark, "threads": threads, "divergence": divergence},
