@@ -37,6 +37,12 @@ void register_memory(py::module_& m);
 
 using CycleArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 
+// A task graph's data footprints (docs/simulation.md "Data footprints"), one
+// row per byte range: (input task id, base address, bytes, is_write).
+// make_workload turns them into the Workload's CSR by virtual id.
+using DataTuple = std::tuple<std::vector<std::int64_t>, std::vector<std::uint64_t>,
+                             std::vector<std::int64_t>, std::vector<bool>>;
+
 // How Python describes configurations (see tbdse/_plan.py):
 //   a kernel:    (name, threads, regs_per_thread, smem_bytes, mem_requests, mem_fraction,
 //                 issue_interval)
@@ -49,7 +55,7 @@ using KernelTuple = std::tuple<std::string, std::int64_t, std::int64_t, std::int
 using WorkloadTuple =
     std::tuple<std::string, std::optional<std::shared_ptr<TaskGraph>>, std::vector<KernelTuple>,
                std::optional<std::shared_ptr<Application>>,
-               std::optional<std::shared_ptr<ModelInput>>>;
+               std::optional<std::shared_ptr<ModelInput>>, std::optional<DataTuple>>;
 using NamedValues = std::tuple<std::string, std::map<std::string, double>>;
 using CostTuple = std::tuple<std::string, std::map<std::string, double>, std::optional<CycleArray>>;
 

@@ -32,13 +32,50 @@ CostModel make_cost(const CostTuple& spec) {
   return m;
 }
 
+// The rows (input task, base, bytes, write) as the Workload's CSR by virtual
+// id, each task's ranges in the order given; ConfigError naming the row's task
+// and the field otherwise.
+static void set_data_ranges(Workload& w, const TaskGraph* graph, const DataTuple& data) {
+  const auto& [tasks, bases, bytes, writes] = data;
+  const std::size_t rows = tasks.size();
+  if (bases.size() != rows || bytes.size() != rows || writes.size() != rows)
+    throw ConfigError("workload '" + w.name + "': data ranges need as many bases, bytes and "
+                      "write flags as tasks (" + std::to_string(rows) + ")");
+  if (!graph) throw ConfigError("workload '" + w.name + "': data ranges need a task graph");
+  const TaskGraph& g = *graph;
+  const auto n = static_cast<std::int64_t>(g.size());
+  std::vector<std::int64_t> virtual_of(static_cast<std::size_t>(n));
+  for (TaskId v = 0; v < g.size(); ++v) virtual_of[static_cast<std::size_t>(g.original_id(v))] = v;
+  std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
+  for (std::size_t i = 0; i < rows; ++i) {
+    const std::string where = "workload '" + w.name + "': data range of task " +
+                              std::to_string(tasks[i]) + ": ";
+    if (tasks[i] < 0 || tasks[i] >= n)
+      throw ConfigError(where + "'task' must be in [0, " + std::to_string(n) + ")");
+    if (bytes[i] < 0 || bytes[i] > (std::int64_t{1} << 40))
+      throw ConfigError(where + "'bytes' = " + std::to_string(bytes[i]) + " must be in [0, 2^40]");
+    if (bases[i] > (std::uint64_t{1} << 62))
+      throw ConfigError(where + "'base' = " + std::to_string(bases[i]) + " must be below 2^62");
+    ++start[static_cast<std::size_t>(virtual_of[static_cast<std::size_t>(tasks[i])]) + 1];
+  }
+  for (std::size_t t = 0; t < static_cast<std::size_t>(n); ++t) start[t + 1] += start[t];
+  std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+  w.data_ranges.resize(rows);
+  for (std::size_t i = 0; i < rows; ++i) {
+    const auto v = static_cast<std::size_t>(virtual_of[static_cast<std::size_t>(tasks[i])]);
+    w.data_ranges[static_cast<std::size_t>(next[v]++)] = DataRange{bases[i], bytes[i], writes[i]};
+  }
+  w.data_start = std::move(start);
+}
+
 WorkloadPtr make_workload(const WorkloadTuple& spec) {
-  const auto& [name, graph, kernels, application, input] = spec;
+  const auto& [name, graph, kernels, application, input, data] = spec;
   const bool has_graph = graph && *graph, has_input = input && *input;
   if (has_graph == has_input)
     throw ConfigError("workload '" + name + "' needs either a task graph or a model input");
   auto w = std::make_shared<Workload>();
   w->name = name;
+  if (data) set_data_ranges(*w, has_graph ? graph->get() : nullptr, *data);
   if (has_graph) w->graph = *graph;
   if (has_input) w->input = *input;
   for (const auto& [kname, threads, regs, smem, requests, mem_fraction, issue_interval] : kernels)

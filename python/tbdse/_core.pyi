@@ -202,8 +202,14 @@ class CfgKernel(ModelInput):
     def live_values(self) -> list[tuple[int, int]]: ...
     def units(self) -> list[list[int]]: ...
 
+DataTuple = tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[bool]]
 WorkloadTuple = tuple[
-    str, TaskGraph | None, Sequence[KernelTuple], Application | None, ModelInput | None
+    str,
+    TaskGraph | None,
+    Sequence[KernelTuple],
+    Application | None,
+    ModelInput | None,
+    DataTuple | None,
 ]
 
 def launch_pairs(workload: WorkloadTuple, parent_counter_bits: int = 6) -> list[dict[str, Any]]: ...

@@ -310,12 +310,14 @@ def _check_kinds(workloads: Sequence[Workload], schemes: Sequence[Scheme]) -> No
                 )
 
 
-def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes) -> None:
-    """A GPU axis must change some run: at least one scheme reads the field."""
+def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes, footprints: bool = False) -> None:
+    """A GPU axis must change some run: at least one scheme reads the field
+    (``footprints``: a workload has data footprints, so TB schemes read the
+    memory fields)."""
     for key in axes.keys:
         if key.target != "gpu":
             continue
-        if not any(key.name in gpu_fields_read(s.name) for s in schemes):
+        if not any(key.name in gpu_fields_read(s.name, footprints) for s in schemes):
             shown = ", ".join(dict.fromkeys(s.name for s in schemes))
             readers = sorted({n for n in scheme_names() if key.name in gpu_fields_read(n)})
             raise ConfigError(
@@ -392,7 +394,8 @@ def build_plan(
     if len({b.key() for b in baselines}) != len(baselines):
         raise ConfigError("a sweep lists the same baseline scheme twice")
     _check_kinds(workloads, [*schemes, *baselines])
-    _check_gpu_axes([*schemes, *baselines], axes)
+    footprints = any(getattr(w, "data", None) is not None for w in workloads)
+    _check_gpu_axes([*schemes, *baselines], axes, footprints)
     _check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}

@@ -106,9 +106,12 @@ _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
 }
 
 
-def gpu_fields_read(name: str) -> frozenset[str]:
+def gpu_fields_read(name: str, footprints: bool = False) -> frozenset[str]:
     """The GPU fields scheme ``name``'s simulator reads (a sweep axis over any
-    other GPU field changes none of its runs)."""
+    other GPU field changes none of its runs).  ``footprints``: some workload
+    declares data footprints, which a TB scheme sends through the memory
+    hierarchy (docs/simulation.md "Data footprints"), so it reads the memory
+    fields too."""
     from tbdse.gpus import field_info
 
     every = frozenset(f["name"] for f in field_info())
@@ -116,7 +119,7 @@ def gpu_fields_read(name: str) -> frozenset[str]:
         return _GPU_FIELDS_BY_SCHEME[name]
     kind = info(name)["workload_kind"]
     if kind == "task_graph":
-        return every - _NOT_READ_BY_TB_ENGINE
+        return every - _NOT_READ_BY_TB_ENGINE | (_MEMORY_FIELDS if footprints else frozenset())
     if kind == "worklist":
         return _WORKLIST_FIELDS | _MEMORY_FIELDS
     return every - _MEMORY_FIELDS

@@ -41,6 +41,7 @@ from tbdse.workloads.cfg import (
     vgiw_example,
 )
 from tbdse.workloads.deplinks import DepLinks
+from tbdse.workloads.footprints import DataFootprints
 from tbdse.workloads.formats import read_dot, read_matrix_market, read_wfcommons
 from tbdse.workloads.generators import (
     barrier,
@@ -65,6 +66,7 @@ __all__ = [
     "Application",
     "BasicBlock",
     "Buffer",
+    "DataFootprints",
     "DepLinks",
     "Kernel",
     "Section",

@@ -16,6 +16,7 @@ from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel, as_cost, constant
 from tbdse.errors import ConfigError
+from tbdse.workloads.footprints import DataFootprints
 
 __all__ = ["GENERATORS", "Generator", "Kernel", "Workload", "generator", "generator_names"]
 
@@ -102,6 +103,7 @@ class Workload:
         labels: Sequence[Any] | None = None,
         application: _core.Application | None = None,
         model_input: _core.ModelInput | None = None,
+        data: DataFootprints | None = None,
     ) -> None:
         text(name, "a workload's name")
         if (graph is None) == (model_input is None):
@@ -115,6 +117,17 @@ class Workload:
         # A multi-kernel application's command queue (tbdse.workloads.Application),
         # or None for a plain task graph.
         self.application = application
+        # Optional per-task data footprints (tbdse.workloads.DataFootprints).
+        self.data = data
+        if data is not None:
+            if graph is None:
+                raise ConfigError(f"workload '{name}': data footprints need a task graph")
+            if not isinstance(data, DataFootprints):
+                raise ConfigError(
+                    f"workload '{name}': 'data' must be tbdse.workloads.DataFootprints; "
+                    f"got {excerpt(data)}"
+                )
+            data.check_tasks(int(graph.size), name)
         if graph is None:  # another simulator's input: no kernels, no cost model
             if kernels or cost is not None or application is not None:
                 raise ConfigError(
@@ -216,6 +229,10 @@ class Workload:
             raise ConfigError(f"kernels must be a list of tbdse.Kernel; got {excerpt(kernels)}")
         return self._copy(kernels=tuple(kernels))
 
+    def with_data(self, data: DataFootprints | None) -> Workload:
+        """The same workload with these data footprints (None: without)."""
+        return self._copy(data=data)
+
     def renamed(self, name: str) -> Workload:
         return self._copy(name=name)
 
@@ -249,7 +266,9 @@ class Workload:
         if self.model_input is not None:
             args["model_input"] = self.model_input
         else:
-            args.update(kernels=self.kernels, cost=self.cost, application=self.application)
+            args.update(
+                kernels=self.kernels, cost=self.cost, application=self.application, data=self.data
+            )
         args.update(changes)
         made = Workload(self.graph, **args)
         if "cost" not in changes:
@@ -267,9 +286,11 @@ class Workload:
         list[tuple[str, int, int, int, int, float, float]],
         _core.Application | None,
         _core.ModelInput | None,
+        tuple[list[int], list[int], list[int], list[bool]] | None,
     ]:
         kernels = [k.as_tuple() for k in self.kernels]
-        return (self.name, self.graph, kernels, self.application, self.model_input)
+        data = None if self.data is None else self.data.core_tuple()
+        return (self.name, self.graph, kernels, self.application, self.model_input, data)
 
     def core_cost(self) -> tuple[str, dict[str, float], np.ndarray | None]:
         """The cost model for the core (a constant one, unused, for model inputs)."""
@@ -289,6 +310,7 @@ class Workload:
             None if self.cost is None else tuple(sorted(self.cost.params.items())),
             table,
             None if self.application is None else self.application.content_hash,
+            None if self.data is None else self.data.digest(),
         )
 
     # -- conversions ------------------------------------------------------------------------

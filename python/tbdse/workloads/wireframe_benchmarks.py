@@ -15,19 +15,25 @@ per-block run times and no memory traffic.  tbdse's assumptions, in one place
   kernels (DTW, SW) also read their north-west neighbour, but that dependency
   is implied by the other two, so it is not declared.
 * **Block run times**, lognormal, the same for all six: the paper gives no
-  per-benchmark run times, so the six presets differ only in their memory
-  traffic, and tbdse reproduces the averages of Fig. 9, not its spread.  At 4K
-  the mean (77,000 cycles) and the spread (sigma 0.03) are *calibrated*, with
-  the GTX480 preset's shared SM timing (4 TBs at full speed, shared evenly)
-  and device-launch latency, on one figure: Fig. 9's CDP, DepLinks, LRR and
-  LVL averages (experiments/wireframe_calibration*.yaml,
-  docs/models/wireframe.md).  1K and 9K scale the mean by the proportions of
-  Fig. 12 (right)'s computation-to-launch ratios (x 8/5 and x 3/5), an input
-  like the data sizes.  Everything else the reproduction reports (per-size
-  speed-ups, level ranges, buffer use) is a prediction.
-* **Memory requests per block.**  The paper's data sizes (§5.2) read and
-  written once, in 128-byte requests, spread over the blocks: 2 x bytes / 128 /
-  blocks.  Used for the scheduler's memory-request overhead (Fig. 10, left).
+  per-benchmark run times.  At 4K the mean (80,000 cycles) and the spread
+  (sigma 0.04) are *calibrated* on one figure, Fig. 9's DepLinks, LRR and LVL
+  averages, the spread jointly with Fig. 10's level ranges at 9K
+  (experiments/wireframe_calibration*.yaml, docs/models/wireframe.md).  1K
+  and 9K scale the mean by the proportions of Fig. 12 (right)'s
+  computation-to-launch ratios (x 8/5 and x 3/5), an input like the data
+  sizes.  Everything else the reproduction reports is a prediction.
+* **Data footprints** (``footprints=True``, the default): each tile's TB
+  reads its west producer's east column and its north producer's south row
+  (and, for DTW and SW, its segments of the two sequences) and writes its
+  own boundaries, through the GPU's memory hierarchy (docs/simulation.md
+  "Data footprints"): the producer data is where level order can pay, by L2
+  hits, with no per-policy term.  The kernel's ``mem_fraction`` is the share
+  of the block's time spent reading it (the benchmark's memory share times
+  those bytes' share of its traffic), the part the hierarchy replaces.
+* **Memory requests per block**: all the bytes a tile moves (input tile,
+  producer data, output tile and boundaries) in 128-byte requests; they meet
+  the GPU's ``mem_bandwidth`` under the shared SM model and are the
+  denominator of the scheduler's memory-request overhead (Fig. 10, left).
 """
 
 from __future__ import annotations
@@ -36,53 +42,172 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from tbdse import cost as cost_mod
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.deplinks import DepLinks
+from tbdse.workloads.footprints import DataFootprints
 
 __all__ = ["BENCHMARKS", "SIZES", "wireframe_benchmark"]
 
 # Side of the tile grid, and the mean block run time in cycles: calibrated at 4K,
 # scaled in proportion to Fig. 12 (right)'s computation-to-launch ratios
 # (8 : 5 : 3) elsewhere.
-MEAN_4K = 77_000.0  # cycles (calibrated, see above)
+MEAN_4K = 80_000.0  # cycles (calibrated, see above)
 SIZES: dict[str, tuple[int, float]] = {
     "1K": (32, MEAN_4K * 8 / 5),
     "4K": (64, MEAN_4K),
     "9K": (96, MEAN_4K * 3 / 5),
 }
-SIGMA = 0.03  # lognormal spread of block run times (calibrated, see above)
+SIGMA = 0.04  # lognormal spread of block run times (calibrated, see above)
 
 
 @dataclass(frozen=True)
 class Benchmark:
+    """A benchmark's problem (§5.2) and what one tile's TB reads and writes.
+
+    The problem is a ``rows`` x ``cols`` matrix of cells (a DP matrix, a grid,
+    an image), cut into an S x S grid of tiles, one per TB.  A TB reads its
+    own input tile (``in_bytes`` per cell; 0: none), the boundary its west
+    and north producers wrote (``halo_bytes`` per boundary cell) and, for the
+    sequence kernels, its segment of each sequence (``seq_bytes`` per
+    element); it writes its output tile (``out_bytes`` per cell; in place
+    over the input for the stencils) and its own east column and south row
+    (``halo_bytes`` per cell) into contiguous boundary arrays.  ``mem_share``
+    is the share of a block's run time spent in global memory, from the
+    kernel's bytes per operation (tbdse's estimate, docs/models/wireframe.md);
+    its reads' part of it (by bytes) is what the memory hierarchy replaces."""
+
     name: str
     algorithm: str
-    data_bytes: int  # §5.2 input, as an array of 4-byte values
+    rows: int
+    cols: int
+    in_bytes: int
+    out_bytes: int
+    halo_bytes: int
+    seq_bytes: int
+    in_place: bool
+    mem_share: float
 
-    def requests_per_block(self, blocks: int) -> int:
-        return max(1, round(2 * self.data_bytes / 128 / blocks))
+    @property
+    def data_bytes(self) -> int:
+        return self.rows * self.cols * max(self.in_bytes, self.out_bytes)
+
+    def tile(self, side: int) -> tuple[int, int]:
+        return -(-self.rows // side), -(-self.cols // side)
+
+    def traffic(self, side: int) -> tuple[int, int, int]:
+        """Bytes one TB moves: its input tile (streamed, read by no other
+        TB), the producer data it reads (halos, sequence segments) and what it
+        writes (output tile and boundaries)."""
+        th, tw = self.tile(side)
+        shared = (th + tw) * (self.halo_bytes + self.seq_bytes)
+        return (
+            th * tw * self.in_bytes,
+            shared,
+            th * tw * self.out_bytes + (th + tw) * self.halo_bytes,
+        )
+
+    def requests_per_block(self, side: int) -> int:
+        """128-byte requests one TB makes: all the bytes it moves."""
+        return max(1, -(-sum(self.traffic(side)) // 128))
+
+    def read_fraction(self, side: int) -> float:
+        """The share of a TB's run time spent reading producer data (its
+        memory share times those bytes' share of its traffic): the part of
+        the block's cost the memory hierarchy replaces (the kernel's
+        mem_fraction)."""
+        streamed, shared, written = self.traffic(side)
+        return self.mem_share * shared / (streamed + shared + written)
+
+    def footprints(self, side: int) -> DataFootprints:
+        """Every tile's ranges; tile (x, y) is task x + side * y (DepLinks' ids)."""
+        th, tw = self.tile(side)
+        task = np.arange(side * side, dtype=np.int64)
+        x, y = task % side, task // side
+        region = 1 << 36  # arrays far apart: no two share a line
+        col, row = th * self.halo_bytes, tw * self.halo_bytes
+        east, south, seq_a, seq_b = 2 * region, 3 * region, 4 * region, 5 * region
+        rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = []
+
+        def add(keep: np.ndarray, base: np.ndarray, size: int, write: bool) -> None:
+            if size > 0 and keep.any():
+                rows.append((task[keep], base[keep], np.full(int(keep.sum()), size), write))
+
+        every = np.ones_like(task, dtype=bool)
+        add(x > 0, east + (task - 1) * col, col, False)  # west producer's east column
+        add(y > 0, south + (task - side) * row, row, False)  # north producer's south row
+        add(every, seq_a + y * th * self.seq_bytes, th * self.seq_bytes, False)
+        add(every, seq_b + x * tw * self.seq_bytes, tw * self.seq_bytes, False)
+        add(every, east + task * col, col, True)
+        add(every, south + task * row, row, True)
+        return DataFootprints(
+            np.concatenate([r[0] for r in rows]),
+            np.concatenate([r[1] for r in rows]),
+            np.concatenate([r[2] for r in rows]),
+            np.concatenate([np.full(len(r[0]), r[3]) for r in rows]),
+        )
 
 
+# 13 MP: a 4160 x 3120 image.  Cells are 4-byte values unless said.
 BENCHMARKS: dict[str, Benchmark] = {
     b.name: b
     for b in (
-        Benchmark("DTW", "dynamic time warping of series of 12K and 8K", 12_288 * 8_192 * 4),
-        Benchmark("HEAT2D", "2-D heat equation on a 12K x 12K grid", 12_288 * 12_288 * 4),
+        # DP over two series (floats); the whole cost matrix is stored.  ~6
+        # operations per 4 bytes stored: compute-bound.
+        Benchmark(
+            "DTW",
+            "dynamic time warping of series of 12K and 8K",
+            12_288,
+            8_192,
+            0,
+            4,
+            4,
+            4,
+            False,
+            0.2,
+        ),
+        # a 5-point stencil in place (Gauss-Seidel order): ~6 flops per 8 bytes.
+        Benchmark(
+            "HEAT2D", "2-D heat equation on a 12K x 12K grid", 12_288, 12_288, 4, 4, 4, 0, True, 0.6
+        ),
+        # 16 bins per pixel: 4 bytes in, 64 bytes out, 2 adds per bin: memory-bound.
         Benchmark(
             "HIST",
             "integral histogram of a 13 MP image (16 bins)",
-            13_000_000 * 16 * 4,
+            4_160,
+            3_120,
+            4,
+            64,
+            64,
+            0,
+            False,
+            0.8,
         ),
-        Benchmark("INT_IMG", "integral image of a 13 MP image", 13_000_000 * 4),
+        # two adds per pixel, 4 bytes in and out: memory-bound.
+        Benchmark(
+            "INT_IMG", "integral image of a 13 MP image", 4_160, 3_120, 4, 4, 4, 0, False, 0.7
+        ),
+        # 5-point stencil with relaxation, in place: ~7 flops per 8 bytes.
         Benchmark(
             "SOR",
             "successive over-relaxation, 5-point stencil, 144M entries",
-            144_000_000 * 4,
+            12_000,
+            12_000,
+            4,
+            4,
+            4,
+            0,
+            True,
+            0.6,
         ),
-        Benchmark("SW", "Smith-Waterman alignment of two 8K strings", 8_192 * 8_192 * 4),
+        # affine-gap DP over two 1-byte strings: ~10 operations per 4 bytes stored.
+        Benchmark(
+            "SW", "Smith-Waterman alignment of two 8K strings", 8_192, 8_192, 0, 4, 4, 1, False, 0.1
+        ),
     )
 }
 
@@ -96,6 +221,7 @@ def wireframe_benchmark(
     cost: CostModel | Mapping[str, Any] | float | None = None,
     kernel: Kernel | None = None,
     kernels: Sequence[Kernel] | None = None,
+    footprints: bool = True,
 ) -> Workload:
     """One of Wireframe's six benchmarks (DTW, HEAT2D, HIST, INT_IMG, SOR, SW) at 1K, 4K or 9K."""
     if benchmark not in BENCHMARKS:
@@ -109,11 +235,17 @@ def wireframe_benchmark(
     if cost is None:
         cost = cost_mod.lognormal(mean, SIGMA)
     if kernel is None and kernels is None:
-        kernel = Kernel(benchmark.lower(), mem_requests=spec.requests_per_block(side * side))
+        kernel = Kernel(
+            benchmark.lower(),
+            mem_requests=spec.requests_per_block(side),
+            mem_fraction=round(spec.read_fraction(side), 4),
+        )
     made = links.build(
         name=name or f"{benchmark}-{size}", cost=cost, kernel=kernel, kernels=kernels
-    )
+    ).with_data(spec.footprints(side) if footprints else None)
     made.generator, made.params = "wireframe_benchmark", {"benchmark": benchmark, "size": size}
+    if not footprints:
+        made.params["footprints"] = False
     # The defaults follow the size: a regenerated workload derives them again.
     made.chosen_cost = None if chosen is None else made.cost
     made.chosen_kernels = None if chosen_kernels is None else made.kernels
