@@ -57,3 +57,29 @@ def test_footprints_change_the_run_and_it_stays_deterministic() -> None:
     b = td.simulate(wl, "p100", lf)
     off = td.simulate(juggler_app("lu-d"), "p100", lf)
     assert a.row["makespan_cycles"] == b.row["makespan_cycles"] != off.row["makespan_cycles"]
+
+
+def _child_cycles(evict: bool) -> int:
+    """LF runs a child on the worker that ran its parent; its 16 KB read of
+    the parent's output tile hits the lines the parent's writes left, unless
+    a task between them streamed 8 MB (twice the P100's 4 MB L2)."""
+    b = td.workloads.TaskBuilder("golden", match="exact")
+    x, junk, tok = b.array("x", 64 * 64), b.array("junk", 2 << 20), b.array("tok", 1)
+    b.kind("k", cost=20000, threads=256)
+    b.task("k", out=[x[:], tok[0:1]])
+    if evict:
+        b.task("k", inout=[tok[0:1]], in_=[junk[:]])
+    b.task("k", in_=[x[:], tok[0:1]])
+    wl = b.build().with_data(b.data_footprints())
+    t = td.simulate(wl, "p100", td.schemes.Scheme("juggler", policy="lf"), timeline=True)
+    line = t.timeline().iloc[-1]
+    assert line["sm"] == t.timeline().iloc[0]["sm"]  # same worker / SM as the parent
+    return int(line["duration"])
+
+
+def test_golden_a_child_run_right_after_its_parent_hits_its_lines() -> None:
+    # Golden numbers (P100 preset): 21,080 cycles with the parent's lines
+    # still cached, 22,048 after the 8 MB stream evicted them to DRAM: the
+    # same task, the same policy, no per-policy term; only the order differs.
+    assert _child_cycles(False) == 21080
+    assert _child_cycles(True) == 22048
