@@ -346,6 +346,7 @@ def juggler_app(
     cost_scale: float = 1.0,
     cost_jitter: float = 0.0,
     alu_latency: float = 0.0,
+    locality: bool = False,
     *,
     name: str | None = None,
     cost: CostModel | Mapping[str, Any] | float | None = None,
@@ -359,7 +360,10 @@ def juggler_app(
     kind's cost, ``cost_jitter`` is a lognormal spread per task;
     ``alu_latency`` (cycles, 0 = off) opts the kinds into per-kernel
     throughput: each kind's ``issue_interval`` is ``alu_latency / ILP[kind]``
-    (at least 1; the P100's dependent ALU latency is about 6 cycles)."""
+    (at least 1; the P100's dependent ALU latency is about 6 cycles);
+    ``locality`` gives every task its depend sections as data footprints
+    (:meth:`TaskBuilder.data_footprints`: 4-byte elements, tile-major, arrays
+    4 KiB-aligned), so its memory time comes from the GPU's L1/L2/DRAM."""
     spec = _spec(app)
     what = f"Juggler kernel '{spec.title}'"
     if kernel is not None or kernels is not None:
@@ -367,6 +371,8 @@ def juggler_app(
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
     builder = juggler_tasks(spec.key, iterations, cost_scale, alu_latency)
     made = builder.build(cost_jitter=jitter, name=name)
+    if locality:
+        made = made.with_data(builder.data_footprints())
     if cost is not None:
         made = made.with_cost(cost)
     made.generator = "juggler_app"
@@ -378,6 +384,8 @@ def juggler_app(
     }
     if alu_latency:
         made.params["alu_latency"] = float(alu_latency)
+    if locality:
+        made.params["locality"] = True
     made.chosen_kernels = None
     if cost is None:
         made.chosen_cost = None  # the preset's costs: derived again when parameters vary

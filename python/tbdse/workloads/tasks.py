@@ -49,6 +49,7 @@ from tbdse._params import unknown_name
 from tbdse.cost import per_kernel
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload
+from tbdse.workloads.footprints import DataFootprints
 
 __all__ = ["CHILD_LIMIT", "MATCHES", "MODES", "Section", "TaskArray", "TaskBuilder", "task_report"]
 
@@ -268,6 +269,34 @@ class TaskBuilder:
                 "hi": np.asarray(self._hi, dtype=np.int64),
                 "mode": [MODES[m] for m in self._mode],
             }
+        )
+
+    def data_footprints(self, element_bytes: int = 4, align: int = 4096) -> DataFootprints:
+        """The tasks' depend sections as byte ranges (docs/simulation.md "Data
+        footprints"): every ``in``/``inout`` section a read, every
+        ``out``/``inout`` section a write.  Layout: the arrays lie one after
+        another in declaration order, each starting at a multiple of ``align``
+        bytes; element ``e`` of an array is at ``base + e * element_bytes``
+        (a section is contiguous: tile-major storage)."""
+        what = f"task builder '{self.name}'"
+        size = whole(element_bytes, f"{what}: element_bytes", 1, 1 << 20)
+        step = whole(align, f"{what}: align", 1, 1 << 30)
+        bases, at = [], 0
+        for arr in self.arrays.values():
+            bases.append(at)
+            at += -(-arr.size * size // step) * step
+        starts = np.asarray(self._start)
+        task = np.repeat(np.arange(self.tasks, dtype=np.int64), np.diff(starts))
+        base = np.asarray(bases, np.int64)[np.asarray(self._array, np.int64)]
+        lo = np.asarray(self._lo, np.int64)
+        nbytes = (np.asarray(self._hi, np.int64) - lo) * size
+        mode = np.asarray(self._mode, np.int64)
+        reads, writes = mode != MODES.index("out"), mode != MODES.index("in")
+        return DataFootprints(
+            np.concatenate([task[reads], task[writes]]),
+            np.concatenate([(base + lo * size)[reads], (base + lo * size)[writes]]),
+            np.concatenate([nbytes[reads], nbytes[writes]]),
+            np.concatenate([np.zeros(reads.sum(), bool), np.ones(writes.sum(), bool)]),
         )
 
     def dependencies(self) -> pd.DataFrame:

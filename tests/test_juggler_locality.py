@@ -1,0 +1,85 @@
+"""Juggler's tasks with data footprints from their depend sections
+(TaskBuilder.data_footprints, juggler_app(locality=True))."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tbdse as td
+from tbdse.errors import ConfigError
+from tbdse.workloads.juggler_apps import juggler_app, juggler_tasks
+
+
+def _builder() -> td.workloads.TaskBuilder:
+    b = td.workloads.TaskBuilder("fp", match="exact")
+    a = b.array("a", 10)  # 40 B -> padded to one 4 KiB page
+    c = b.array("c", 4)
+    b.kind("k", cost=1000, threads=64)
+    b.task("k", out=[a[0:5]])
+    b.task("k", in_=[a[0:5]], inout=[c[1:3]])
+    return b
+
+
+def test_sections_become_reads_and_writes_at_the_layouts_addresses() -> None:
+    fp = _builder().data_footprints(element_bytes=8, align=4096)
+    rows = sorted(
+        zip(fp.task.tolist(), fp.write.tolist(), fp.base.tolist(), fp.bytes.tolist(), strict=True)
+    )
+    # task 0 writes a[0:5]; task 1 reads a[0:5] and c[1:3], writes c[1:3]
+    # (c starts at the next 4 KiB boundary: 4096 + 1 x 8).
+    assert rows == [(0, True, 0, 40), (1, False, 0, 40), (1, False, 4104, 16), (1, True, 4104, 16)]
+
+
+def test_bad_layout_names_the_key() -> None:
+    with pytest.raises(ConfigError, match="element_bytes"):
+        _builder().data_footprints(element_bytes=0)
+
+
+def test_juggler_app_locality_is_opt_in() -> None:
+    assert juggler_app("lu-d").data is None
+    made = juggler_app("lu-d", locality=True)
+    fp = made.data
+    assert fp is not None and made.params["locality"] is True
+    b = juggler_tasks("lu-d")
+    table = b.section_table()
+    # one read per in/inout section, one write per out/inout section, whole
+    # 64 x 64 tiles of 4-byte elements
+    assert int((~fp.write).sum()) == int(table["mode"].isin(["in", "inout"]).sum())
+    assert int(fp.write.sum()) == int(table["mode"].isin(["out", "inout"]).sum())
+    assert set(np.unique(fp.bytes).tolist()) == {64 * 64 * 4}
+
+
+def test_footprints_change_the_run_and_it_stays_deterministic() -> None:
+    wl = juggler_app("lu-d", locality=True)
+    lf = td.schemes.Scheme("juggler", policy="lf")
+    a = td.simulate(wl, "p100", lf)
+    b = td.simulate(wl, "p100", lf)
+    off = td.simulate(juggler_app("lu-d"), "p100", lf)
+    assert a.row["makespan_cycles"] == b.row["makespan_cycles"] != off.row["makespan_cycles"]
+
+
+def _child_cycles(evict: bool) -> int:
+    """LF runs a child on the worker that ran its parent; its 16 KB read of
+    the parent's output tile hits the lines the parent's writes left, unless
+    a task between them streamed 8 MB (twice the P100's 4 MB L2)."""
+    b = td.workloads.TaskBuilder("golden", match="exact")
+    x, junk, tok = b.array("x", 64 * 64), b.array("junk", 2 << 20), b.array("tok", 1)
+    b.kind("k", cost=20000, threads=256)
+    b.task("k", out=[x[:], tok[0:1]])
+    if evict:
+        b.task("k", inout=[tok[0:1]], in_=[junk[:]])
+    b.task("k", in_=[x[:], tok[0:1]])
+    wl = b.build().with_data(b.data_footprints())
+    t = td.simulate(wl, "p100", td.schemes.Scheme("juggler", policy="lf"), timeline=True)
+    line = t.timeline().iloc[-1]
+    assert line["sm"] == t.timeline().iloc[0]["sm"]  # same worker / SM as the parent
+    return int(line["duration"])
+
+
+def test_golden_a_child_run_right_after_its_parent_hits_its_lines() -> None:
+    # Golden numbers (P100 preset): 21,080 cycles with the parent's lines
+    # still cached, 22,048 after the 8 MB stream evicted them to DRAM: the
+    # same task, the same policy, no per-policy term; only the order differs.
+    assert _child_cycles(False) == 21080
+    assert _child_cycles(True) == 22048
