@@ -57,6 +57,16 @@ def _small_low_divergence(f: dict[str, pd.DataFrame]) -> pd.Series:
     return _mapped(f) & (f["v8"]["workload.blocks"] <= 3)
 
 
+def _larger(f: dict[str, pd.DataFrame]) -> pd.Series:
+    # §5's "larger and more complex kernels": the mapped kernels of more blocks.
+    return _mapped(f) & ~_small_low_divergence(f)
+
+
+# Table 1's fabric units, and the functional units Fermi operates at once (§5).
+FABRIC_UNITS = 108
+FERMI_CONCURRENT_UNITS = 32
+
+
 QUANTITIES: dict[str, Callable[[dict[str, pd.DataFrame]], float]] = {
     "fig7_mean": lambda f: f["vgiw"]["speedup"].mean(),
     "fig7_min": lambda f: f["vgiw"]["speedup"].min(),
@@ -67,11 +77,23 @@ QUANTITIES: dict[str, Callable[[dict[str, pd.DataFrame]], float]] = {
         f["vgiw"]["speedup"][~_memory_bound(f)].mean()
         / f["vgiw"]["speedup"][_memory_bound(f)].mean()
     ),
+    "fig7_busy_units_over_fermi": lambda f: (
+        f["vgiw"]["unit_utilisation"][~_memory_bound(f)].mean()
+        * FABRIC_UNITS
+        / FERMI_CONCURRENT_UNITS
+    ),
+    "fig7_memory_over_compute_utilisation": lambda f: (
+        f["vgiw"]["unit_utilisation"][_memory_bound(f)].mean()
+        / f["vgiw"]["unit_utilisation"][~_memory_bound(f)].mean()
+    ),
     "fig8_mapped": lambda f: float(_mapped(f).sum()),
     "fig8_mean": lambda f: f["v8"]["speedup"][_mapped(f)].mean(),
     "fig8_min": lambda f: f["v8"]["speedup"][_mapped(f)].min(),
     "fig8_max": lambda f: f["v8"]["speedup"][_mapped(f)].max(),
     "fig8_small_kernels_min": lambda f: f["v8"]["speedup"][_small_low_divergence(f)].min(),
+    "fig8_larger_over_small": lambda f: (
+        f["v8"]["speedup"][_larger(f)].mean() / f["v8"]["speedup"][_small_low_divergence(f)].mean()
+    ),
     "fig3_lvc_over_rf_mean": lambda f: (
         f["vgiw"]["lvc_accesses"] / f["simt"]["rf_accesses"]
     ).mean(),
@@ -90,6 +112,12 @@ QUANTITIES: dict[str, Callable[[dict[str, pd.DataFrame]], float]] = {
     "fig11_small_kernels_min": lambda f: (f["sgmf"]["energy"] / f["v8"]["energy"])[
         _small_low_divergence(f)
     ].min(),
+    "fig11_larger_kernels_mean": lambda f: (f["sgmf"]["energy"] / f["v8"]["energy"])[
+        _larger(f)
+    ].mean(),
+    "fig10_core_over_die": lambda f: (
+        _energy(f, "energy_core").mean() / _energy(f, "energy_die").mean()
+    ),
     # simt's pipeline + register file share of its system energy (energy.hpp: 1.4 nJ per
     # warp instruction, 160 pJ per warp-wide RF access; energy in nJ).
     "pipeline_rf_share": lambda f: (
