@@ -26,6 +26,7 @@ std::uint64_t xorshift(std::uint64_t& x) {
 // lines); returns each SM's last completion.
 std::vector<Cycle> eight_sms(Booking booking) {
   MemoryConfig c = memory_config(gpu_preset("titanx_pascal"));
+  c.l1_mshrs = 32;  // the figures below; the preset has 256 (GPGPU-Sim's SM6_TITANX)
   c.booking = booking;
   c.sample_cycles = 0;
   MemoryHierarchy m(c);
