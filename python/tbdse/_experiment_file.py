@@ -22,6 +22,7 @@ from tbdse.gpus import Gpu, as_gpu
 from tbdse.runner import Runner, check_timeout
 from tbdse.schemes import Scheme, as_scheme
 from tbdse.workloads import GENERATORS, Kernel, Workload, make
+from tbdse.workloads.base import KERNEL_RESOURCES
 from tbdse.yamlio import Located, Problems
 
 TOP_KEYS = (
@@ -83,15 +84,7 @@ FILE_FORMAT_BY_SUFFIX = {
     ".yml": "application",
 }
 WORKLOAD_COMMON = ("generator", "file", "format", "name", "cost", "kernel", "kernels")
-KERNEL_KEYS = (
-    "name",
-    "threads",
-    "regs_per_thread",
-    "smem_bytes",
-    "mem_requests",
-    "mem_fraction",
-    "issue_interval",
-)
+KERNEL_KEYS = ("name", *KERNEL_RESOURCES)
 # Generators of workloads that are not task graphs (no cost model, no kernels).
 MODEL_GENERATORS = (
     "bfs",

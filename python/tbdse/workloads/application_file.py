@@ -41,24 +41,12 @@ from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
 from tbdse.workloads.access import parse_access
 from tbdse.workloads.application import MAX_PAIR_EDGES, Application
-from tbdse.workloads.base import Kernel, Workload, file_workload, generator
+from tbdse.workloads.base import KERNEL_RESOURCES, Kernel, Workload, file_workload, generator
 
 __all__ = ["application_file", "application_from_spec"]
 
 _TOP = ("name", "element_bytes", "hazards", "cost_jitter", "max_pair_edges", "commands")
-_LAUNCH = (
-    "kernel",
-    "grid",
-    "cost",
-    "threads",
-    "regs_per_thread",
-    "smem_bytes",
-    "mem_requests",
-    "mem_fraction",
-    "issue_interval",
-    "reads",
-    "writes",
-)
+_LAUNCH = ("kernel", "grid", "cost", *KERNEL_RESOURCES, "reads", "writes")
 
 
 def _mapping(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:

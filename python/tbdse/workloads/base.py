@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -77,6 +77,12 @@ class Kernel:
             self.mem_fraction,
             self.issue_interval,
         )
+
+
+# The per-TB fields a kernel declares besides its name, in declaration
+# order: the keys task files, application files and experiment files accept
+# for a kernel (one list, derived from the dataclass).
+KERNEL_RESOURCES: tuple[str, ...] = tuple(f.name for f in fields(Kernel) if f.name != "name")
 
 
 class Workload:

@@ -37,21 +37,13 @@ from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
-from tbdse.workloads.base import Kernel, Workload, file_workload, generator
+from tbdse.workloads.base import KERNEL_RESOURCES, Kernel, Workload, file_workload, generator
 from tbdse.workloads.tasks import MODES, TaskBuilder
 
 __all__ = ["tasks_file", "tasks_from_spec"]
 
 _TOP = ("name", "match", "cost_jitter", "arrays", "kinds", "tasks")
-_KIND = (
-    "cost",
-    "threads",
-    "regs_per_thread",
-    "smem_bytes",
-    "mem_requests",
-    "mem_fraction",
-    "issue_interval",
-)
+_KIND = ("cost", *KERNEL_RESOURCES)
 _TASK = ("kind", *MODES, "launch")
 
 Locate = Callable[[tuple[str | int, ...]], str]
