@@ -12,7 +12,7 @@
 //     engine books gap_filling with a DRAM write queue).
 //   * a barrier: 60 TBs write 147 KB, then 60 read other data: the reads'
 //     time without and with the DRAM write queue (gap_filling).
-// No speed target (in_order does one max per booking, gap_filling a tree
+// No speed target (in_order does one max per booking, gap_filling a binary
 // search): the ratio is information.  Exit status: 0 = ran and gap_filling
 // kept every SM of the eight-SM case within 5% of the first, 1 = it did not,
 // 2 = bad arguments or an error.
@@ -163,7 +163,7 @@ int main(int argc, char** argv) try {
   std::printf("  gap_filling : %.1f M lines/s best, %.1f median\n", n / t_gap.best() / 1e6,
               n / t_gap.median() / 1e6);
   const double ratio = t_in.best() / t_gap.best();
-  std::printf("  ratio gap_filling / in_order speed: %.2f (information: a tree search per "
+  std::printf("  ratio gap_filling / in_order speed: %.2f (information: a binary search per "
               "booking against one max)\n",
               ratio);
   std::printf("TB engine, 60 TBs x 147 KB on titanx_pascal (dataflow_ideal, fixed, 1000-cycle "

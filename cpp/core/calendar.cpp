@@ -1,7 +1,6 @@
 #include "calendar.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 namespace tbdse {
 
@@ -9,59 +8,63 @@ namespace {
 constexpr double kTouch = 1e-9;  // spans closer than this touch (DRAM sector times are fractional)
 }
 
-Calendar::Spans::const_iterator Calendar::first_after(double at) const {
-  auto it = spans_.upper_bound(at);  // first span starting after `at`
-  if (it != spans_.begin()) {
-    const auto before = std::prev(it);
-    if (before->second > at) return before;
-  }
-  return it;
+std::size_t Calendar::first_after(double at) const {
+  // Spans are disjoint and sorted, so their ends are sorted too.
+  const auto it = std::upper_bound(spans_.begin() + static_cast<std::ptrdiff_t>(head_),
+                                   spans_.end(), at,
+                                   [](double t, const Span& s) { return t < s.end; });
+  return static_cast<std::size_t>(it - spans_.begin());
 }
 
 double Calendar::earliest(double at) const {
   double start = at;
-  for (auto it = first_after(at); it != spans_.end(); ++it) {
-    if (it->first - start >= slot_ - kTouch) break;  // fits in the gap before this span
-    start = std::max(start, it->second);
+  for (std::size_t i = first_after(at); i < spans_.size(); ++i) {
+    if (spans_[i].start - start >= slot_ - kTouch) break;  // fits in the gap before this span
+    start = std::max(start, spans_[i].end);
   }
   return start;
 }
 
 double Calendar::book(double at) {
   double start = at;
-  auto it = spans_.upper_bound(at);
-  if (it != spans_.begin() && std::prev(it)->second > at) --it;
-  for (; it != spans_.end(); ++it) {  // every gap fits a slot: at most two steps
-    if (it->first - start >= slot_ - kTouch) break;
-    start = std::max(start, it->second);
+  std::size_t i = first_after(at);
+  for (; i < spans_.size(); ++i) {  // every gap fits a slot: at most two steps
+    if (spans_[i].start - start >= slot_ - kTouch) break;
+    start = std::max(start, spans_[i].end);
   }
   const double end = start + slot_;
   // A gap left shorter than a slot can take no request: it joins the span.
-  const auto prev = it == spans_.begin() ? spans_.end() : std::prev(it);
-  const bool joins_prev = prev != spans_.end() && start - prev->second < slot_ - kTouch;
-  const bool joins_next = it != spans_.end() && it->first - end < slot_ - kTouch;
+  const bool has_prev = i > head_;
+  const bool joins_prev = has_prev && start - spans_[i - 1].end < slot_ - kTouch;
+  const bool joins_next = i < spans_.size() && spans_[i].start - end < slot_ - kTouch;
+  const auto at_i = spans_.begin() + static_cast<std::ptrdiff_t>(i);
   if (joins_prev && joins_next) {
-    prev->second = it->second;
-    spans_.erase(it);
+    spans_[i - 1].end = spans_[i].end;
+    spans_.erase(at_i);
   } else if (joins_prev) {
-    prev->second = end;
+    spans_[i - 1].end = end;
   } else if (joins_next) {
-    const double next_end = it->second;
-    spans_.emplace_hint(spans_.erase(it), start, next_end);
+    spans_[i].start = start;
   } else {
-    spans_.emplace_hint(it, start, end);
+    spans_.insert(at_i, Span{start, end});
   }
   return start;
 }
 
 void Calendar::prune(double horizon) {
-  while (!spans_.empty() && spans_.begin()->second <= horizon) spans_.erase(spans_.begin());
+  while (head_ < spans_.size() && spans_[head_].end <= horizon) ++head_;
+  // Drop the pruned prefix once it outweighs the live spans: each span moves
+  // O(1) times on average.
+  if (head_ > 64 && head_ * 2 > spans_.size()) {
+    spans_.erase(spans_.begin(), spans_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
 }
 
 double Calendar::busy_after(double cycle) const {
   double busy = 0;
-  for (auto it = first_after(cycle); it != spans_.end(); ++it)
-    busy += it->second - std::max(it->first, cycle);
+  for (std::size_t i = first_after(cycle); i < spans_.size(); ++i)
+    busy += spans_[i].end - std::max(spans_[i].start, cycle);
   return busy;
 }
 

@@ -52,7 +52,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config)
   l1_.reserve(static_cast<std::size_t>(config.sms));
   for (std::int64_t s = 0; s < config.sms; ++s) l1_.emplace_back(config.l1_sets, config.l1_ways);
   l1_port_.assign(static_cast<std::size_t>(config.sms), 0);
-  mshrs_.assign(static_cast<std::size_t>(config.sms * config.l1_mshrs), Mshr{});
+  mshrs_.assign(static_cast<std::size_t>(config.sms), MshrFile(config.l1_mshrs));
   l2_.reserve(static_cast<std::size_t>(config.l2_banks));
   for (std::int64_t b = 0; b < config.l2_banks; ++b) l2_.emplace_back(config.l2_sets, config.l2_ways);
   l2_port_.assign(static_cast<std::size_t>(config.l2_banks), 0);
@@ -165,35 +165,37 @@ Cycle MemoryHierarchy::l1_read(std::int64_t sm, Cycle at, std::uint64_t line,
 
   // A miss: merge into this line's outstanding miss, or take a free MSHR
   // (waiting for the earliest to free when none is).
-  Mshr* base = &mshrs_[static_cast<std::size_t>(sm * config_.l1_mshrs)];
-  Mshr* entry = nullptr;
+  MshrFile& mshrs = mshrs_[static_cast<std::size_t>(sm)];
+  std::size_t entry = 0;
+  Cycle held = 0;  // the merged miss's ready cycle (0: a new one)
+  bool merged = false;
   if (slot >= 0) {
     const std::int32_t m = l1.state(slot).mshr;
-    if (m >= 0 && base[m].line == line && base[m].ready > at) entry = &base[m];
+    const auto i = static_cast<std::size_t>(m);
+    merged = m >= 0 && mshrs.line(i) == line && mshrs.ready(i) > at;
+    if (merged) entry = i;
   }
   Cycle issue = at;
-  if (entry) {
+  if (merged) {
     ++stats_.mshr_merges;
+    held = mshrs.ready(entry);
   } else {
-    entry = base;
-    for (std::int64_t m = 0; m < config_.l1_mshrs && entry->ready > at; ++m)
-      if (base[m].ready < entry->ready) entry = &base[m];
-    if (entry->ready > at) {
-      stats_.mshr_stall_cycles += entry->ready - at;
-      issue = entry->ready;
+    entry = mshrs.choose(at);
+    if (mshrs.ready(entry) > at) {
+      stats_.mshr_stall_cycles += mshrs.ready(entry) - at;
+      issue = mshrs.ready(entry);
     }
-    entry->line = line;
-    entry->ready = 0;
+    mshrs.set_line(entry, line);
   }
   const Cycle filled = l2_access(issue, line, missing, false);
-  entry->ready = std::max(entry->ready, filled);
+  mshrs.set_ready(entry, std::max(held, filled));
   if (slot < 0) {
     ++stats_.l1_line_misses;
     SectorCache::Evicted gone;  // L1 holds no dirty data
     slot = l1.install(line, gone);
   }
   SectorCache::Line& s = l1.state(slot);
-  s.mshr = static_cast<std::int32_t>(entry - base);
+  s.mshr = static_cast<std::int32_t>(entry);
   s.valid |= missing;
   s.ready = std::max(s.ready, filled);
   return std::max(done, filled);

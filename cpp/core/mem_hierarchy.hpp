@@ -24,6 +24,7 @@
 #include "coalescer.hpp"
 #include "dram.hpp"
 #include "gpu.hpp"
+#include "mshr_file.hpp"
 #include "sector_cache.hpp"
 
 namespace tbdse {
@@ -137,10 +138,6 @@ class MemoryHierarchy {
   const MemoryConfig& config() const { return config_; }
 
  private:
-  struct Mshr {
-    std::uint64_t line = SectorCache::kNoLine;
-    Cycle ready = 0;
-  };
   Cycle begin(Cycle cycle);
   void sample_until(Cycle cycle);
   Cycle finish(Cycle cycle, Cycle done);
@@ -153,7 +150,7 @@ class MemoryHierarchy {
   MemoryConfig config_;
   std::vector<SectorCache> l1_;
   std::vector<Cycle> l1_port_;    // per SM: when its L1 takes the next line request
-  std::vector<Mshr> mshrs_;       // sms x l1_mshrs
+  std::vector<MshrFile> mshrs_;   // per SM
   std::vector<SectorCache> l2_;   // per bank
   std::vector<Cycle> l2_port_;    // per bank (in_order)
   std::vector<Calendar> l2_calendar_;  // per bank (gap_filling)
