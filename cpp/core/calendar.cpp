@@ -9,10 +9,34 @@ constexpr double kTouch = 1e-9;  // spans closer than this touch (DRAM sector ti
 }
 
 std::size_t Calendar::first_after(double at) const {
-  // Spans are disjoint and sorted, so their ends are sorted too.
-  const auto it = std::upper_bound(spans_.begin() + static_cast<std::ptrdiff_t>(head_),
-                                   spans_.end(), at,
-                                   [](double t, const Span& s) { return t < s.end; });
+  // Spans are disjoint and sorted, so their ends are sorted too.  The search
+  // gallops out from the previous booking's index: a footprint's requests
+  // come a cycle apart, so they land near one another.
+  const auto ends_after = [&](std::size_t i) { return spans_[i].end > at; };
+  std::size_t lo = head_, hi = spans_.size();  // the answer lies in [lo, hi]
+  const std::size_t h = std::clamp(hint_, head_, spans_.size());
+  if (h == spans_.size() || ends_after(h)) {  // the answer is h or before: gallop left
+    hi = h;
+    for (std::size_t step = 1; hi - lo >= step; step *= 2) {
+      if (!ends_after(hi - step)) {
+        lo = hi - step + 1;
+        break;
+      }
+      hi -= step;
+    }
+  } else {  // after h: gallop right
+    lo = h + 1;
+    for (std::size_t step = 1; hi - lo >= step; step *= 2) {
+      if (ends_after(lo + step - 1)) {
+        hi = lo + step - 1;
+        break;
+      }
+      lo += step;
+    }
+  }
+  const auto it = std::partition_point(spans_.begin() + static_cast<std::ptrdiff_t>(lo),
+                                       spans_.begin() + static_cast<std::ptrdiff_t>(hi),
+                                       [&](const Span& s) { return !(s.end > at); });
   return static_cast<std::size_t>(it - spans_.begin());
 }
 
@@ -37,6 +61,7 @@ double Calendar::book(double at) {
   const bool has_prev = i > head_;
   const bool joins_prev = has_prev && start - spans_[i - 1].end < slot_ - kTouch;
   const bool joins_next = i < spans_.size() && spans_[i].start - end < slot_ - kTouch;
+  hint_ = i;
   const auto at_i = spans_.begin() + static_cast<std::ptrdiff_t>(i);
   if (joins_prev && joins_next) {
     spans_[i - 1].end = spans_[i].end;
@@ -57,6 +82,7 @@ void Calendar::prune(double horizon) {
   // O(1) times on average.
   if (head_ > 64 && head_ * 2 > spans_.size()) {
     spans_.erase(spans_.begin(), spans_.begin() + static_cast<std::ptrdiff_t>(head_));
+    hint_ -= std::min(hint_, head_);
     head_ = 0;
   }
 }

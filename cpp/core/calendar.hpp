@@ -5,14 +5,17 @@
 // instead of queueing behind the latest booking.  Spans that touch are
 // merged, and so is a gap too short for a slot (no request can use it), so
 // a resource kept busy is one span and every gap in the calendar takes a
-// request: a booking is a binary search and at most one step.  Spans that
-// end at or before a horizon (a cycle no later request arrives before) are
-// dropped.  The spans are a sorted array, not a tree: most bookings extend
-// the span before them in place, and the spans a booking inserts or merges
-// sit a few hundred from the end (the frontier), so moving them costs less
-// than a tree's node allocation per booking (benchmarks/booking_throughput).  Requests that arrive in non-decreasing order get exactly what a
-// single "next free" time gives (every gap ends before the latest arrival),
-// with the same arithmetic.
+// request: a booking is a search and at most one step.  Spans that end at or
+// before a horizon (a cycle no later request arrives before) are dropped.
+// Requests that arrive in non-decreasing order get exactly what a single
+// "next free" time gives (every gap ends before the latest arrival), with
+// the same arithmetic.
+//
+// The spans are a sorted array, not a tree: most bookings extend the span
+// before them in place, and the spans a booking inserts or merges sit a few
+// hundred from the end, so moving them costs less than a node allocation per
+// booking; the search gallops out from the previous booking's place, as a
+// footprint's requests come a cycle apart (docs/memory.md "Speed").
 #pragma once
 
 #include <cstddef>
@@ -43,6 +46,7 @@ class Calendar {
   double slot_;
   std::vector<Span> spans_;  // sorted, disjoint, gaps >= slot_; live from head_ on
   std::size_t head_ = 0;     // spans before it are pruned (dropped in bulk, amortised)
+  std::size_t hint_ = 0;     // the latest booking's index: where the next search starts
 };
 
 }  // namespace tbdse
