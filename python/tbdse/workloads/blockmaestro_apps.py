@@ -74,23 +74,23 @@ tbdse's assumptions:
 ==========  ===  =========  ===========  =======  ==========  ========
 app         K    P# tbdse   P# Table II  storage  Table III   speedup
 ==========  ===  =========  ===========  =======  ==========  ========
-3mm           3  2 7        2 7          0.222    0.210     1.24
-alexnet      22  1 3 4      1 3 4        0.0092   0.012     1.04
-bicg          2  7          7            \\-      \\-       1.85
-fdtd2d       24  6 7        5 7          1        1         1.46
-fft          60  3 5 7      3 5 7        0.5      1         1.28
-gaussian    510  1          4 5          0.0013   1.77e-4   1.81
-gramschm    192  1          1 4 5        0.125    0.375     1.95
-hotspot      10  6          6            1        1         1.13
-lud          46  1 3 6      3 4 5        0.962    0.938     1.95
-mvt           2  7          7            \\-      \\-       1.85
+3mm           3  2 7        2 7          0.222    0.210     1.46
+alexnet      22  1 3 4      1 3 4        0.0092   0.012     1.06
+bicg          2  7          7            \\-      \\-       1.09
+fdtd2d       24  6 7        5 7          1        1         1.90
+fft          60  3 5 7      3 5 7        0.5      1         1.48
+gaussian    510  1          4 5          0.0013   1.77e-4   1.96
+gramschm    192  1          1 4 5        0.125    0.375     1.99
+hotspot      10  6          6            1        1         1.47
+lud          46  1 3 6      3 4 5        0.962    0.938     1.96
+mvt           2  7          7            \\-      \\-       1.09
 nw          255  1 6        4 5          0.9999   1         1.99
-pathfinder    5  6          6            1        1         1.34
+pathfinder    5  6          6            1        1         1.27
 ==========  ===  =========  ===========  =======  ==========  ========
 
 (K: kernels; speedup: baseline / blockmaestro makespan on ``titanx_pascal``
-with free copies, at the calibrated scale, mean of five replicates;
-geometric mean 1.53.)
+with free copies and locality, at the calibrated scale, mean of five
+replicates; geometric mean 1.52.)
 Per application — size, grid and threads per TB, TB
 cycles, and the pattern of each consecutive kernel pair:
 
