@@ -38,10 +38,10 @@ def test_box_rows_become_byte_ranges() -> None:
 
 
 def test_locality_off_carries_nothing_and_runs_as_before() -> None:
-    on, off = blockmaestro_app("hotspot", locality=True), blockmaestro_app("hotspot")
-    assert off.application.data_ranges == 0 and on.application.data_ranges > 0
+    on, off = blockmaestro_app("hotspot"), blockmaestro_app("hotspot", locality=False)
+    assert off.application.data_ranges == 0 and on.application.data_ranges > 0  # on by default
     gpu = td.gpus.titanx_pascal(copy_latency_us=0, malloc_us=0, copy_gbps=1e6)
-    plain = blockmaestro_app("hotspot", mem_fraction=0.9)  # ignored without locality
+    plain = blockmaestro_app("hotspot", locality=False, mem_fraction=0.9)  # ignored without
     assert (
         td.simulate(off, gpu, "blockmaestro").makespan_cycles
         == td.simulate(plain, gpu, "blockmaestro").makespan_cycles
