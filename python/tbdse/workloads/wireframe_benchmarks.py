@@ -30,6 +30,10 @@ per-block run times and no memory traffic.  tbdse's assumptions, in one place
   hits, with no per-policy term.  The kernel's ``mem_fraction`` is the share
   of the block's time spent reading it (the benchmark's memory share times
   those bytes' share of its traffic), the part the hierarchy replaces.
+  ``streamed=True`` adds the tile's rows of the row-major input and output
+  matrices, so every byte goes through the hierarchy and ``mem_fraction`` is
+  the whole memory share (off by default: about 100 times slower, and Fig. 9
+  can then not be fitted; docs/models/wireframe.md "Streamed tiles").
 * **Memory requests per block**: all the bytes a tile moves (input tile,
   producer data, output tile and boundaries) in 128-byte requests; they meet
   the GPU's ``mem_bandwidth`` under the shared SM model and are the
@@ -249,7 +253,11 @@ def wireframe_benchmark(
     footprints: bool = True,
     streamed: bool = False,
 ) -> Workload:
-    """One of Wireframe's six benchmarks (DTW, HEAT2D, HIST, INT_IMG, SOR, SW) at 1K, 4K or 9K."""
+    """One of Wireframe's six benchmarks (DTW, HEAT2D, HIST, INT_IMG, SOR, SW) at 1K, 4K or 9K.
+
+    ``footprints``: the tiles' producer data goes through the GPU's memory
+    hierarchy; ``streamed`` (with ``footprints``): their streamed input and
+    output tiles too, the nominal time keeping only the compute part."""
     if benchmark not in BENCHMARKS:
         raise unknown_name("Wireframe benchmark", benchmark, BENCHMARKS)
     if size not in SIZES:
