@@ -54,3 +54,8 @@ def test_default_keeps_producer_data_only_and_streamed_changes_the_run() -> None
     assert a.makespan_cycles == b.makespan_cycles
     base = td.simulate(plain, gpu, scheme, seed=3)
     assert a.metrics["dram_bytes"] > 10 * base.metrics["dram_bytes"]
+
+
+def test_streamed_needs_footprints() -> None:
+    with pytest.raises(td.ConfigError, match=r"'streamed' .* needs 'footprints' true"):
+        W.wireframe_benchmark("SW", "1K", footprints=False, streamed=True)

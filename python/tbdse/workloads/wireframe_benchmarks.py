@@ -51,6 +51,7 @@ import numpy as np
 from tbdse import cost as cost_mod
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
+from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.footprints import DataFootprints
@@ -262,6 +263,11 @@ def wireframe_benchmark(
         raise unknown_name("Wireframe benchmark", benchmark, BENCHMARKS)
     if size not in SIZES:
         raise unknown_name("Wireframe benchmark size", size, SIZES)
+    if streamed and not footprints:
+        raise ConfigError(
+            "wireframe_benchmark: 'streamed' puts the streamed tiles into the data "
+            "footprints, so it needs 'footprints' true"
+        )
     spec = BENCHMARKS[benchmark]
     side, mean = SIZES[size]
     chosen, chosen_kernels = cost, (kernel, kernels) if (kernel or kernels) else None
@@ -272,7 +278,7 @@ def wireframe_benchmark(
         kernel = Kernel(
             benchmark.lower(),
             mem_requests=spec.requests_per_block(side),
-            mem_fraction=round(spec.read_fraction(side, streamed and footprints), 4),
+            mem_fraction=round(spec.read_fraction(side, streamed), 4),
         )
     made = links.build(
         name=name or f"{benchmark}-{size}", cost=cost, kernel=kernel, kernels=kernels
