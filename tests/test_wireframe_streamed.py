@@ -48,6 +48,7 @@ def test_default_keeps_producer_data_only_and_streamed_changes_the_run() -> None
         plain.kernels[0].mem_fraction < full.kernels[0].mem_fraction == BENCHMARKS["SW"].mem_share
     )
     assert plain.kernels[0].mem_requests == full.kernels[0].mem_requests
+    assert plain.data is not None and full.data is not None
     assert np.all(np.isin(plain.data.base, full.data.base))
     scheme, gpu = td.schemes.Wireframe(policy="lvl"), td.gpus.gtx480()
     a, b = td.simulate(full, gpu, scheme, seed=3), td.simulate(full, gpu, scheme, seed=3)
