@@ -30,6 +30,10 @@ per-block run times and no memory traffic.  tbdse's assumptions, in one place
   hits, with no per-policy term.  The kernel's ``mem_fraction`` is the share
   of the block's time spent reading it (the benchmark's memory share times
   those bytes' share of its traffic), the part the hierarchy replaces.
+  ``streamed=True`` adds the tile's rows of the row-major input and output
+  matrices, so every byte goes through the hierarchy and ``mem_fraction`` is
+  the whole memory share (off by default: about 100 times slower, and Fig. 9
+  can then not be fitted; docs/models/wireframe.md "Streamed tiles").
 * **Memory requests per block**: all the bytes a tile moves (input tile,
   producer data, output tile and boundaries) in 128-byte requests; they meet
   the GPU's ``mem_bandwidth`` under the shared SM model and are the
@@ -47,6 +51,7 @@ import numpy as np
 from tbdse import cost as cost_mod
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
+from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.footprints import DataFootprints
@@ -115,33 +120,58 @@ class Benchmark:
         """128-byte requests one TB makes: all the bytes it moves."""
         return max(1, -(-sum(self.traffic(side)) // 128))
 
-    def read_fraction(self, side: int) -> float:
-        """The share of a TB's run time spent reading producer data (its
-        memory share times those bytes' share of its traffic): the part of
-        the block's cost the memory hierarchy replaces (the kernel's
-        mem_fraction)."""
-        streamed, shared, written = self.traffic(side)
-        return self.mem_share * shared / (streamed + shared + written)
+    def read_fraction(self, side: int, streamed: bool = False) -> float:
+        """The share of a TB's nominal run time that the memory hierarchy's
+        reads replace (the kernel's mem_fraction).  ``streamed``: every byte
+        the tile moves goes through the hierarchy, so the whole memory share
+        is replaced and the nominal time keeps only the compute part;
+        otherwise only the producer data does (its share of the traffic)."""
+        if streamed:
+            return self.mem_share
+        streamed_in, shared, written = self.traffic(side)
+        return self.mem_share * shared / (streamed_in + shared + written)
 
-    def footprints(self, side: int) -> DataFootprints:
-        """Every tile's ranges; tile (x, y) is task x + side * y (DepLinks' ids)."""
+    def footprints(self, side: int, streamed: bool = False) -> DataFootprints:
+        """Every tile's ranges; tile (x, y) is task x + side * y (DepLinks' ids).
+
+        Producer data first (west producer's east column, north producer's
+        south row, the sequence segments), then, with ``streamed``, the
+        tile's rows of the row-major input matrix (``in_bytes`` per cell);
+        written at the end: the tile's rows of the row-major output matrix
+        (``out_bytes`` per cell; the input's addresses when ``in_place``) and
+        its own east column and south row.  Edge tiles are clipped to the
+        matrix, and rows of neighbouring tiles may share a 128-byte line."""
         th, tw = self.tile(side)
         task = np.arange(side * side, dtype=np.int64)
         x, y = task % side, task // side
         region = 1 << 36  # arrays far apart: no two share a line
         col, row = th * self.halo_bytes, tw * self.halo_bytes
+        source, target = 0, (0 if self.in_place else region)
         east, south, seq_a, seq_b = 2 * region, 3 * region, 4 * region, 5 * region
         rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = []
 
-        def add(keep: np.ndarray, base: np.ndarray, size: int, write: bool) -> None:
-            if size > 0 and keep.any():
-                rows.append((task[keep], base[keep], np.full(int(keep.sum()), size), write))
+        def add(keep: np.ndarray, base: np.ndarray, size: Any, write: bool) -> None:
+            size = np.broadcast_to(size, task.shape)
+            keep = keep & (size > 0)
+            if keep.any():
+                rows.append((task[keep], base[keep], size[keep], write))
+
+        def tile_rows(start: int, cell: int, write: bool) -> None:
+            # row r of every tile: matrix row y * th + r, columns [x * tw, x * tw + width)
+            width = np.clip(self.cols - x * tw, 0, tw) * cell
+            for r in range(th):
+                line = y * th + r
+                add(line < self.rows, start + (line * self.cols + x * tw) * cell, width, write)
 
         every = np.ones_like(task, dtype=bool)
         add(x > 0, east + (task - 1) * col, col, False)  # west producer's east column
         add(y > 0, south + (task - side) * row, row, False)  # north producer's south row
         add(every, seq_a + y * th * self.seq_bytes, th * self.seq_bytes, False)
         add(every, seq_b + x * tw * self.seq_bytes, tw * self.seq_bytes, False)
+        if streamed and self.in_bytes:
+            tile_rows(source, self.in_bytes, False)
+        if streamed and self.out_bytes:
+            tile_rows(target, self.out_bytes, True)
         add(every, east + task * col, col, True)
         add(every, south + task * row, row, True)
         return DataFootprints(
@@ -222,12 +252,22 @@ def wireframe_benchmark(
     kernel: Kernel | None = None,
     kernels: Sequence[Kernel] | None = None,
     footprints: bool = True,
+    streamed: bool = False,
 ) -> Workload:
-    """One of Wireframe's six benchmarks (DTW, HEAT2D, HIST, INT_IMG, SOR, SW) at 1K, 4K or 9K."""
+    """One of Wireframe's six benchmarks (DTW, HEAT2D, HIST, INT_IMG, SOR, SW) at 1K, 4K or 9K.
+
+    ``footprints``: the tiles' producer data goes through the GPU's memory
+    hierarchy; ``streamed`` (with ``footprints``): their streamed input and
+    output tiles too, the nominal time keeping only the compute part."""
     if benchmark not in BENCHMARKS:
         raise unknown_name("Wireframe benchmark", benchmark, BENCHMARKS)
     if size not in SIZES:
         raise unknown_name("Wireframe benchmark size", size, SIZES)
+    if streamed and not footprints:
+        raise ConfigError(
+            "wireframe_benchmark: 'streamed' puts the streamed tiles into the data "
+            "footprints, so it needs 'footprints' true"
+        )
     spec = BENCHMARKS[benchmark]
     side, mean = SIZES[size]
     chosen, chosen_kernels = cost, (kernel, kernels) if (kernel or kernels) else None
@@ -238,14 +278,16 @@ def wireframe_benchmark(
         kernel = Kernel(
             benchmark.lower(),
             mem_requests=spec.requests_per_block(side),
-            mem_fraction=round(spec.read_fraction(side), 4),
+            mem_fraction=round(spec.read_fraction(side, streamed), 4),
         )
     made = links.build(
         name=name or f"{benchmark}-{size}", cost=cost, kernel=kernel, kernels=kernels
-    ).with_data(spec.footprints(side) if footprints else None)
+    ).with_data(spec.footprints(side, streamed) if footprints else None)
     made.generator, made.params = "wireframe_benchmark", {"benchmark": benchmark, "size": size}
     if not footprints:
         made.params["footprints"] = False
+    if streamed:
+        made.params["streamed"] = True
     # The defaults follow the size: a regenerated workload derives them again.
     made.chosen_cost = None if chosen is None else made.cost
     made.chosen_kernels = None if chosen_kernels is None else made.kernels

@@ -1,0 +1,62 @@
+"""Wireframe's benchmarks with their streamed tiles in the data footprints
+(``wireframe_benchmark(..., streamed=True)``, docs/models/wireframe.md
+"Streamed tiles"): every byte a tile moves goes through the memory hierarchy
+and the nominal block time keeps only its compute part."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tbdse as td
+from tbdse.workloads.wireframe_benchmarks import BENCHMARKS, SIZES
+
+W = td.workloads
+
+
+@pytest.mark.parametrize("name", sorted(BENCHMARKS))
+def test_streamed_footprints_carry_every_byte_a_tile_moves(name: str) -> None:
+    spec, (side, _) = BENCHMARKS[name], SIZES["1K"]
+    fp = spec.footprints(side, streamed=True)
+    # The matrix is read and written once in all (edge tiles clipped), plus the producer data.
+    reads = fp.bytes[~fp.write].sum()
+    streamed_in = spec.rows * spec.cols * spec.in_bytes
+    producer = spec.footprints(side)
+    assert reads == streamed_in + producer.bytes[~producer.write].sum()
+    out = spec.rows * spec.cols * spec.out_bytes
+    assert fp.bytes[fp.write].sum() == out + producer.bytes[producer.write].sum()
+    # Nothing twice: the hierarchy replaces the whole memory share.
+    assert spec.read_fraction(side, streamed=True) == spec.mem_share
+    assert spec.read_fraction(side) < spec.mem_share
+
+
+def test_in_place_stencils_write_the_rows_they_read() -> None:
+    spec, (side, _) = BENCHMARKS["HEAT2D"], SIZES["1K"]
+    fp = spec.footprints(side, streamed=True)
+    tile0 = fp.task == 0
+    reads = set(fp.base[tile0 & ~fp.write].tolist())
+    writes = set(fp.base[tile0 & fp.write].tolist())
+    th, _ = spec.tile(side)
+    assert len(reads & writes) == th  # the tile's rows of the grid, one range each
+
+
+def test_default_keeps_producer_data_only_and_streamed_changes_the_run() -> None:
+    plain = W.wireframe_benchmark("SW", "1K")
+    full = W.wireframe_benchmark("SW", "1K", streamed=True)
+    assert plain.params.get("streamed") is None and full.params["streamed"] is True
+    assert (
+        plain.kernels[0].mem_fraction < full.kernels[0].mem_fraction == BENCHMARKS["SW"].mem_share
+    )
+    assert plain.kernels[0].mem_requests == full.kernels[0].mem_requests
+    assert plain.data is not None and full.data is not None
+    assert np.all(np.isin(plain.data.base, full.data.base))
+    scheme, gpu = td.schemes.Wireframe(policy="lvl"), td.gpus.gtx480()
+    a, b = td.simulate(full, gpu, scheme, seed=3), td.simulate(full, gpu, scheme, seed=3)
+    assert a.makespan_cycles == b.makespan_cycles
+    base = td.simulate(plain, gpu, scheme, seed=3)
+    assert a.metrics["dram_bytes"] > 10 * base.metrics["dram_bytes"]
+
+
+def test_streamed_needs_footprints() -> None:
+    with pytest.raises(td.ConfigError, match=r"'streamed' .* needs 'footprints' true"):
+        W.wireframe_benchmark("SW", "1K", footprints=False, streamed=True)
