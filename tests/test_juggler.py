@@ -267,6 +267,15 @@ def test_locality_speedup_applies_to_tasks_on_their_parents_sm() -> None:
     assert fast.metrics["critical_path_cycles"] == 150  # the bound at the fastest
 
 
+def test_locality_speedup_is_refused_with_data_footprints() -> None:
+    # The footprints time a child's reads of what its parent left in L1/L2:
+    # the fitted shortcut on top would count that locality twice.
+    fp = td.workloads.DataFootprints.from_rows([(0, "write", 0, 4096), (1, "read", 0, 4096)])
+    wl = td.workloads.from_edges([(0, 1)], 2, cost=100).with_data(fp)
+    with pytest.raises(td.ConfigError, match="locality_speedup"):
+        td.simulate(wl, "p100", juggler(workers=1, policy="lf", locality_speedup=0.25))
+
+
 def test_contention_slows_the_runtime_not_the_tasks() -> None:
     # A kernel moving 128 requests x 128 B per task; task 1 (130 cycles) moves
     # 16384 / 130 B per cycle, exactly the GPU's bandwidth (at 1000 MHz, GB/s =
