@@ -157,10 +157,10 @@ def test_auto_workers_count_the_runtimes_shared_memory() -> None:
     # 48 registers, 5: 280 workers).  With 16 KiB per SM, a worker's 256 x 20 B = 5 KiB
     # of task and freed-child buffers fits 3 per SM: 168 workers; without the
     # runtime's memory, 8 again.
-    wl = td.workloads.juggler_app("heat-sim")
+    wl = td.workloads.juggler_app("heat-sim", locality=False)  # Eq. 1 only: no memory
     auto = td.schemes.Juggler()
     assert td.simulate(wl, "p100", auto).metrics["workers"] == 448
-    lud = td.workloads.juggler_app("lu-d")
+    lud = td.workloads.juggler_app("lu-d", locality=False)
     assert td.simulate(lud, "p100", auto).metrics["workers"] == 280
     small = td.gpus.p100(smem_per_sm=16384)
     assert td.simulate(wl, small, auto).metrics["workers"] == 168
