@@ -157,10 +157,10 @@ def test_auto_workers_count_the_runtimes_shared_memory() -> None:
     # 48 registers, 5: 280 workers).  With 16 KiB per SM, a worker's 256 x 20 B = 5 KiB
     # of task and freed-child buffers fits 3 per SM: 168 workers; without the
     # runtime's memory, 8 again.
-    wl = td.workloads.juggler_app("heat-sim")
+    wl = td.workloads.juggler_app("heat-sim", locality=False)  # Eq. 1 only: no memory
     auto = td.schemes.Juggler()
     assert td.simulate(wl, "p100", auto).metrics["workers"] == 448
-    lud = td.workloads.juggler_app("lu-d")
+    lud = td.workloads.juggler_app("lu-d", locality=False)
     assert td.simulate(lud, "p100", auto).metrics["workers"] == 280
     small = td.gpus.p100(smem_per_sm=16384)
     assert td.simulate(wl, small, auto).metrics["workers"] == 168
@@ -265,6 +265,15 @@ def test_locality_speedup_applies_to_tasks_on_their_parents_sm() -> None:
     assert list(by_task(fast)["duration"]) == [100, 75]
     assert fast.metrics["local_tasks"] == 1
     assert fast.metrics["critical_path_cycles"] == 150  # the bound at the fastest
+
+
+def test_locality_speedup_is_refused_with_data_footprints() -> None:
+    # The footprints time a child's reads of what its parent left in L1/L2:
+    # the fitted shortcut on top would count that locality twice.
+    fp = td.workloads.DataFootprints.from_rows([(0, "write", 0, 4096), (1, "read", 0, 4096)])
+    wl = td.workloads.from_edges([(0, 1)], 2, cost=100).with_data(fp)
+    with pytest.raises(td.ConfigError, match="locality_speedup"):
+        td.simulate(wl, "p100", juggler(workers=1, policy="lf", locality_speedup=0.25))
 
 
 def test_contention_slows_the_runtime_not_the_tasks() -> None:

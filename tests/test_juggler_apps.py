@@ -134,7 +134,9 @@ def test_registers_and_memory_time_per_kind() -> None:
     assert all(kinds[k].mem_fraction >= 0.8 for k in ("copy", "compute", "heat"))
     assert all(kinds[k].mem_fraction <= 0.2 for k in ("lu0", "fwd", "bdiv", "bmod"))
     workers = {
-        app: td.simulate(juggler_app(app), "p100", td.schemes.Juggler()).metrics["workers"]
+        app: td.simulate(juggler_app(app, locality=False), "p100", td.schemes.Juggler()).metrics[
+            "workers"
+        ]
         for app in ("heat-sim", "dt-warp", "lu-d")
     }
     assert workers == {"heat-sim": 448, "dt-warp": 336, "lu-d": 280}
@@ -173,7 +175,7 @@ def test_bad_parameters(params: dict, message: str) -> None:
 
 def test_sweep_over_iterations_against_the_global_barrier() -> None:
     df = td.sweep(
-        juggler_app("jacobi"),
+        juggler_app("jacobi", locality=False),  # the graph's size: no memory needed
         td.gpus.p100(),
         ["global_barrier", "dataflow_ideal"],
         grid={"iterations": [2, 4]},

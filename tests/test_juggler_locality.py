@@ -1,5 +1,5 @@
 """Juggler's tasks with data footprints from their depend sections
-(TaskBuilder.data_footprints, juggler_app(locality=True))."""
+(TaskBuilder.data_footprints; juggler_app's default, locality=True)."""
 
 from __future__ import annotations
 
@@ -36,11 +36,12 @@ def test_bad_layout_names_the_key() -> None:
         _builder().data_footprints(element_bytes=0)
 
 
-def test_juggler_app_locality_is_opt_in() -> None:
-    assert juggler_app("lu-d").data is None
-    made = juggler_app("lu-d", locality=True)
+def test_juggler_app_locality_is_the_default() -> None:
+    off = juggler_app("lu-d", locality=False)
+    assert off.data is None and off.params["locality"] is False
+    made = juggler_app("lu-d")
     fp = made.data
-    assert fp is not None and made.params["locality"] is True
+    assert fp is not None and "locality" not in made.params
     b = juggler_tasks("lu-d")
     table = b.section_table()
     # one read per in/inout section, one write per out/inout section, whole
@@ -51,11 +52,11 @@ def test_juggler_app_locality_is_opt_in() -> None:
 
 
 def test_footprints_change_the_run_and_it_stays_deterministic() -> None:
-    wl = juggler_app("lu-d", locality=True)
+    wl = juggler_app("lu-d")
     lf = td.schemes.Scheme("juggler", policy="lf")
     a = td.simulate(wl, "p100", lf)
     b = td.simulate(wl, "p100", lf)
-    off = td.simulate(juggler_app("lu-d"), "p100", lf)
+    off = td.simulate(juggler_app("lu-d", locality=False), "p100", lf)
     assert a.row["makespan_cycles"] == b.row["makespan_cycles"] != off.row["makespan_cycles"]
 
 

@@ -577,7 +577,8 @@ class Juggler(Scheme):
             load over mem_bandwidth): the application's traffic slowing the runtime's atomics;
             default 1.0 (Juggler §6.2 Observation 3).
         locality_speedup: a task run on the SM of the parent that freed it takes (1 - this) of
-            its cost; default 0.0 (Juggler §6.2 Fig. 6).
+            its cost; refused with data footprints, which time that locality themselves; default
+            0.0 (Juggler §6.2 Fig. 6).
         host_inspect_us_per_task [us]: host-side inspection and CSR building per task (with the
             allocations and copies of the task graph and runtime context: host_overhead_cycles);
             default 0.05 (Juggler §4.2, §6.1).

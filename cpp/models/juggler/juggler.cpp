@@ -75,6 +75,14 @@ JugglerScheme::JugglerScheme(const JugglerParams& p, const Workload& workload, c
   // With per-kernel throughput traits, the auto spin is that warp's share of
   // its SM's issue slots (docs/simulation.md "Per-kernel throughput").
   if (spin_is_share_) spin_ = issue_demand(gpu, 32, slowest_interval(workload));
+  // With data footprints a child on its parent's SM already finds what the
+  // parent left in its L1 and the L2 (docs/models/juggler.md): the fitted
+  // shortcut would count that locality twice.
+  if (locality_ > 0 && workload.has_data_ranges())
+    throw ConfigError("scheme 'juggler': locality_speedup = " + std::to_string(locality_) +
+                      " but the workload carries data footprints, whose reads already time "
+                      "the locality of a child run after its parent; use locality_speedup 0, or "
+                      "a workload without footprints (juggler_app(locality=False))");
   const TaskGraph& g = *workload.graph;
   const std::int64_t fit = gpu.sms * occupancy(gpu, footprint_);
   if (fit == 0)

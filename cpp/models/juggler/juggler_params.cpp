@@ -59,7 +59,8 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
            .paper_ref = "Juggler §6.2 Observation 3", .min_value = 0, .max_value = 1e6});
     t.add(&JugglerParams::locality_speedup,
           {.name = "locality_speedup",
-           .doc = "a task run on the SM of the parent that freed it takes (1 - this) of its cost",
+           .doc = "a task run on the SM of the parent that freed it takes (1 - this) of its "
+                  "cost; refused with data footprints, which time that locality themselves",
            .paper_ref = "Juggler §6.2 Fig. 6", .min_value = 0, .max_value = 0.99});
     t.add(&JugglerParams::host_inspect_us_per_task,
           {.name = "host_inspect_us_per_task", .unit = "us",

@@ -219,7 +219,7 @@ def _dp_wavefront(kind: str, matrix: str, inputs: tuple[str, str]) -> Callable[.
                 reads += [tile(i, j - 1)] if j else []
                 reads += [tile(i - 1, j - 1)] if i and j else []
                 reads += [seq_a[i * 64 : i * 64 + 64], seq_b[j * 64 : j * 64 + 64]]
-                b.task(kind, in_=reads, inout=[tile(i, j)], launch=i + j)
+                b.task(kind, in_=reads, out=[tile(i, j)], launch=i + j)
 
     return build
 
@@ -233,7 +233,7 @@ def _int_hist(b: TaskBuilder, _: int) -> None:
             reads += [hist(i - 1, j)] if i else []
             reads += [hist(i, j - 1)] if j else []
             reads += [hist(i - 1, j - 1)] if i and j else []
-            b.task("hist", in_=reads, inout=[hist(i, j)], launch=i + j)
+            b.task("hist", in_=reads, out=[hist(i, j)], launch=i + j)
 
 
 def _heat_sim(b: TaskBuilder, _: int) -> None:
@@ -346,7 +346,7 @@ def juggler_app(
     cost_scale: float = 1.0,
     cost_jitter: float = 0.0,
     alu_latency: float = 0.0,
-    locality: bool = False,
+    locality: bool = True,
     *,
     name: str | None = None,
     cost: CostModel | Mapping[str, Any] | float | None = None,
@@ -384,8 +384,8 @@ def juggler_app(
     }
     if alu_latency:
         made.params["alu_latency"] = float(alu_latency)
-    if locality:
-        made.params["locality"] = True
+    if not locality:
+        made.params["locality"] = False
     made.chosen_kernels = None
     if cost is None:
         made.chosen_cost = None  # the preset's costs: derived again when parameters vary
