@@ -257,6 +257,7 @@ def test_interrupted_run_resumes_from_its_store(
 
     monkeypatch.setattr(sweep_mod, "FIRST_CHUNK_WEIGHT", 1.0)  # one run per chunk at first
     monkeypatch.setattr(sweep_mod, "CHUNK_SECONDS", 1e-9)  # and afterwards
+    monkeypatch.setattr(sweep_mod, "MIN_CHUNK_RUNS", 1)  # not one per worker thread
     calls = {"n": 0}
     original = sweep_mod.Runner._check_errors
 

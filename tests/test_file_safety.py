@@ -203,7 +203,7 @@ HOLD = textwrap.dedent(
             time.sleep(0.01)
     store.ResultsStore.write = held_write
     import tbdse.runner as runner
-    runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS = 1, 1e-9
+    runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS, runner.MIN_CHUNK_RUNS = 1, 1e-9, 1
     from tbdse import cli
     mode, target = sys.argv[1:3]
     print("started", flush=True)

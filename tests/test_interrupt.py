@@ -87,7 +87,7 @@ CHILD_RUN = textwrap.dedent(
     import tbdse.runner as runner, tbdse._outdir as outdir, tbdse.store as store
     from tbdse import cli
     kind, arg, path, out = sys.argv[1:5]
-    runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS = 1, 1e-9
+    runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS, runner.MIN_CHUNK_RUNS = 1, 1e-9, 1
     if kind == "chunk":
         write, count = store.ResultsStore.write, [0]
         def killing_write(self, *a, **k):

@@ -391,6 +391,7 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tbdse._plan.Plan, "weights", lambda self: np.full(self.runs, 1e5))
     monkeypatch.setattr(tbdse.runner, "FIRST_CHUNK_WEIGHT", 2e5)
     monkeypatch.setattr(tbdse.runner, "CHUNK_SECONDS", 1e-12)
+    monkeypatch.setattr(tbdse.runner, "MIN_CHUNK_RUNS", 1)
 
 
 @pytest.mark.usefixtures("small_chunks")

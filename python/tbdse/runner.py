@@ -12,6 +12,7 @@ missing.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -38,8 +39,17 @@ SchemeArg = Scheme | str | Mapping[str, Any] | Sequence[Scheme | str | Mapping[s
 
 CHUNK_SECONDS = 0.25  # target duration of one chunk: bounds how late Ctrl-C is honoured
 FIRST_CHUNK_WEIGHT = 2e5  # tasks simulated by the first chunk, before the rate is known
+MIN_CHUNK_RUNS: int | None = None  # runs per chunk at least (None: one per worker thread)
 VALIDATE_CHUNK_WEIGHT = 5e6  # tasks' worth of runs validated per call
 PROGRESS_AFTER = 1.0  # show a progress bar for sweeps expected to take longer than this
+
+
+def _cores() -> int:
+    """Cores this process may run on (TBB's default thread count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _listify(value: Any, kinds: tuple[type, ...]) -> list[Any]:
@@ -266,13 +276,17 @@ class Runner:
         todo = np.nonzero(~self.done)[0]
         weights = self.plan.weights()[todo]
         budget = FIRST_CHUNK_WEIGHT  # adapted to CHUNK_SECONDS after each chunk
+        # A chunk keeps every worker busy even when one run outlasts
+        # CHUNK_SECONDS (footprint-driven runs take seconds): a chunk of one
+        # run would leave the other cores idle.
+        workers = MIN_CHUNK_RUNS or self.threads or _cores()
         start = time.perf_counter()
         bar = None
         pos = 0
         try:
             while pos < len(todo):
                 cum = np.cumsum(weights[pos:])
-                take = max(1, int(np.searchsorted(cum, budget, side="right")))
+                take = min(len(cum), max(workers, int(np.searchsorted(cum, budget, side="right"))))
                 chunk = todo[pos : pos + take]
                 t0 = time.perf_counter()
                 res = self.core.run(chunk, self.threads, self.timeout_s or 0.0)
