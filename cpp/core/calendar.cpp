@@ -40,22 +40,19 @@ std::size_t Calendar::first_after(double at) const {
   return static_cast<std::size_t>(it - spans_.begin());
 }
 
-double Calendar::earliest(double at) const {
-  double start = at;
-  for (std::size_t i = first_after(at); i < spans_.size(); ++i) {
-    if (spans_[i].start - start >= slot_ - kTouch) break;  // fits in the gap before this span
-    start = std::max(start, spans_[i].end);
+Calendar::Slot Calendar::find(double at) const {
+  Slot slot{at, first_after(at)};
+  for (; slot.before < spans_.size(); ++slot.before) {  // every gap fits a slot: at most two steps
+    if (spans_[slot.before].start - slot.start >= slot_ - kTouch) break;  // fits before this span
+    slot.start = std::max(slot.start, spans_[slot.before].end);
   }
-  return start;
+  return slot;
 }
 
+double Calendar::earliest(double at) const { return find(at).start; }
+
 double Calendar::book(double at) {
-  double start = at;
-  std::size_t i = first_after(at);
-  for (; i < spans_.size(); ++i) {  // every gap fits a slot: at most two steps
-    if (spans_[i].start - start >= slot_ - kTouch) break;
-    start = std::max(start, spans_[i].end);
-  }
+  const auto [start, i] = find(at);
   const double end = start + slot_;
   // A gap left shorter than a slot can take no request: it joins the span.
   const bool has_prev = i > head_;

@@ -41,6 +41,11 @@ class Calendar {
   struct Span {
     double start, end;
   };
+  struct Slot {
+    double start;        // where a request arriving at `at` starts
+    std::size_t before;  // index of the span after that slot (size() if none)
+  };
+  Slot find(double at) const;
   // Index of the first live span whose end is after `at` (size() if none).
   std::size_t first_after(double at) const;
   double slot_;
