@@ -303,7 +303,8 @@ def test_strict_waiting_for_entries_serialises_a_stencil() -> None:
     # fills the 896-entry Parent Counter Buffer.  'bypass' schedules a TB
     # that finds it full unbuffered (more memory requests, no lost time);
     # 'wait' holds it while anything runs, which serialises the run whenever
-    # the buffer is full.
+    # the buffer is full: several times slower (6.4x measured with the TBs'
+    # reads overlapping their compute, 10x+ when they were added to it).
     wl = W.blockmaestro_app("hotspot")
     gpu = td.gpus.titanx_pascal(copy_latency_us=0, malloc_us=0, copy_gbps=1e6)
     runs = {
@@ -316,7 +317,7 @@ def test_strict_waiting_for_entries_serialises_a_stencil() -> None:
     }
     assert runs["bypass"].stats["pc_peak"] == runs["wait"].stats["pc_peak"] == 896
     assert runs["bypass"].stats["entry_bypasses"] > 0
-    assert runs["wait"].makespan_cycles > 10 * runs["bypass"].makespan_cycles
+    assert runs["wait"].makespan_cycles > 4 * runs["bypass"].makespan_cycles
     base = td.simulate(wl, gpu, "baseline").makespan_cycles
     assert runs["bypass"].makespan_cycles < base < runs["wait"].makespan_cycles
 

@@ -132,24 +132,33 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
 // A TB's nominal work has a memory part, mem_fraction x work (its kernel's),
 // measured on a cold-ish GPU; with a footprint that part is replaced by the
 // time its reads actually take through the hierarchy from its start on its
-// SM: compute = work - round(mem_fraction x work), duration = compute +
-// (last read's completion - now).  Hits (a producer's lines still in L2, a
-// neighbour's in L1) shorten it; misses to DRAM lengthen it.  No per-policy
-// term: the order the scheme issues in decides the hits.
+// SM.  The reads overlap the compute, as a TB's warps hide one another's
+// loads: compute = work - round(mem_fraction x work) starts when the first
+// line arrives (the exposed latency) and the TB ends when both it and the
+// last read are done: duration = max(compute + first line's latency,
+// last read's completion - now).  Hits (a producer's lines still in L2, a
+// neighbour's in L1) shorten a memory-bound TB; misses to DRAM lengthen it;
+// a compute-bound TB pays one access latency.  No per-policy term: the order
+// the scheme issues in decides the hits.
 Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part) {
   const double f = workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].mem_fraction;
   const Cycle compute = work - static_cast<Cycle>(std::llround(f * static_cast<double>(work)));
   Cycle done = now_;
+  Cycle first_line = -1;  // when the TB's first read line arrives
   memory_->advance(now_);
   const auto first = static_cast<std::size_t>(workload_.data_start[t]);
   const auto last = static_cast<std::size_t>(workload_.data_start[t + 1]);
   for (std::size_t i = first; i < last; ++i) {
     const DataRange& d = workload_.data_ranges[i];
-    if (!d.is_write) done = std::max(done, memory_->access_range(sm, now_, d.base, d.bytes, false));
+    if (d.is_write) continue;
+    Cycle arrives = now_;
+    done = std::max(done, memory_->access_range(sm, now_, d.base, d.bytes, false, &arrives));
+    if (first_line < 0 && d.bytes > 0) first_line = arrives;
   }
-  const Cycle out = compute + (done - now_);
+  const Cycle exposed = first_line < 0 ? 0 : first_line - now_;
+  const Cycle out = std::max(compute + exposed, done - now_);
   if (out > kMaxDelay) throw SimulationError("a TB's work with its memory time is above 2^48 cycles");
-  *memory_part = done - now_;
+  *memory_part = out - compute;
   return out;
 }
 

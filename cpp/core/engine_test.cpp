@@ -186,6 +186,39 @@ TEST_CASE("data footprints: a consumer that reads its producer's output hits in 
   CHECK(b.makespan < c.makespan);  // the reuse comes from the footprints alone
 }
 
+// One TB of `cost` nominal cycles, all compute (mem_fraction 0), reading
+// `bytes` cold from address 0 on a one-SM GPU.
+static Cycle one_reader(Cycle cost, std::int64_t bytes) {
+  TaskGraphInput in;
+  in.nodes = 1;
+  Workload w;
+  w.graph = std::make_shared<TaskGraph>(TaskGraph::build(in));
+  w.kernels = {KernelInfo{.name = "k", .footprint = {}, .mem_requests = 0, .mem_fraction = 0.0}};
+  w.data_start = {0, 1};
+  w.data_ranges = {DataRange{0, bytes, false}};
+  GpuConfig gpu;
+  gpu.sms = 1;
+  gpu.tb_slots = 1;
+  Greedy s;
+  return Engine(w, gpu, std::vector<Cycle>{cost}).run(s, 0).makespan;
+}
+
+TEST_CASE("data footprints: a TB's reads overlap its compute") {
+  // Zero compute gives the hierarchy's times alone: L for the first line
+  // (cold, from DRAM), M for all 64 KiB (lines queue at the L1 port, the
+  // MSHRs and the DRAM channel).
+  const Cycle first_line = one_reader(0, 128);
+  const Cycle memory = one_reader(0, 64 << 10);
+  REQUIRE(first_line > 0);
+  REQUIRE(memory > first_line);
+  // Compute-bound: the compute starts when the first line is there and hides
+  // the rest of the reads; the old additive rule would give 100000 + M.
+  CHECK(one_reader(100000, 64 << 10) == 100000 + first_line);
+  // Memory-bound: the compute hides under the reads.
+  CHECK(one_reader(memory - first_line, 64 << 10) == memory);
+  CHECK(one_reader(10, 64 << 10) == memory);
+}
+
 TEST_CASE("data footprints: a malformed CSR is a ConfigError") {
   Workload w = producer_consumer(true, 0);
   w.data_start = {0, 3};
@@ -218,7 +251,7 @@ TEST_CASE("data footprints under 'shared': the hierarchy's time is counted once"
 
 TEST_CASE("data footprints under 'shared': sharing slows the compute part, not the hierarchy's") {
   // Two independent TBs on one SM of saturation 1, each 500 cycles of
-  // compute plus its cold reads (M cycles through the hierarchy): under
+  // compute after its first cold line (M cycles: a compute-bound TB): under
   // 'fixed' the later ends at 500 + M; sharing the SM halves the compute
   // speed while both run, so at most 500 more, never the 2 x (500 + M) of a
   // memory part slowed too.

@@ -120,12 +120,17 @@ Cycle MemoryHierarchy::access_lines(std::int64_t sm, Cycle cycle, const Coalesce
 }
 
 Cycle MemoryHierarchy::access_range(std::int64_t sm, Cycle cycle, std::uint64_t base,
-                                    std::int64_t bytes, bool is_write) {
+                                    std::int64_t bytes, bool is_write, Cycle* first_line) {
   begin(cycle);
   Cycle done = cycle;
+  bool first = true;
   for_each_line(base, bytes, [&](std::uint64_t line, std::uint8_t sectors) {
-    done = std::max(done, line_request(sm, cycle, line, sectors, is_write));
+    const Cycle at = line_request(sm, cycle, line, sectors, is_write);
+    if (first && first_line) *first_line = at;
+    first = false;
+    done = std::max(done, at);
   });
+  if (first && first_line) *first_line = cycle;
   return finish(cycle, done);
 }
 

@@ -123,8 +123,9 @@ class MemoryHierarchy {
     return finish(cycle, line_request(sm, cycle, address >> kLineShift, sectors, is_write));
   }
   // A footprint: [base, base + bytes) walked as line requests, one per cycle.
+  // With `first_line`, also when its first line is there (`cycle` if empty).
   Cycle access_range(std::int64_t sm, Cycle cycle, std::uint64_t base, std::int64_t bytes,
-                     bool is_write);
+                     bool is_write, Cycle* first_line = nullptr);
 
   // No access comes before `horizon` from now on (non-decreasing calls):
   // under gap_filling queued DRAM writes drain into the idle slots behind it

@@ -34,9 +34,9 @@ tbdse's assumptions:
   and writes -- the byte ranges of the boxes the dependency extraction
   intersects -- go through the GPU's memory hierarchy, which replaces the
   share ``mem_fraction`` (:data:`MEM_FRACTION`, 0.5, stated) of its cost: a
-  TB takes ``(1 - mem_fraction) x cost_scale x cost`` plus what its reads
-  take, so a consumer issued while its producers' lines are in L2 is
-  shorter, with no per-policy term (docs/models/blockmaestro.md
+  TB's ``(1 - mem_fraction) x cost_scale x cost`` of compute overlaps what
+  its reads take (it ends when both are done), so a consumer issued while
+  its producers' lines are in L2 is shorter, with no per-policy term (docs/models/blockmaestro.md
   "Locality").  ``locality=False`` gives the earlier model, whose TBs take
   ``cost_scale x cost`` (calibrated there at 0.6).
 * **Calibration.**  With footprints ``mem_fraction`` and ``cost_scale`` act
