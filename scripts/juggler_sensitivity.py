@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-COST_SCALE = 14.0  # experiments/juggler_calibration.yaml
+COST_SCALE = 20.0  # experiments/juggler_calibration.yaml
 QUICK = ("replicates=1", "grid.iterations=[2,10,18]")
 
 # constant -> (grid axis, calibrated value, what it is)
