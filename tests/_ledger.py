@@ -6,6 +6,8 @@ value as text and whether the claim holds."""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,12 @@ def check_entries(entries: list[dict[str, Any]], evaluators: Mapping[str, Any]) 
 
 def check_claim(entry: dict[str, Any], value: str, holds: bool) -> None:
     """A claim the ledger lists as a miss is a strict xfail: if it starts
-    holding, the test fails until the ledger is updated."""
+    holding, the test fails until the ledger is updated.  With
+    TBDSE_LEDGER_VALUES set, each value is also appended to that file (one
+    JSON line) for scripts/ledger_sync.py."""
+    if record := os.environ.get("TBDSE_LEDGER_VALUES"):
+        with open(record, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"id": entry["id"], "value": value, "holds": holds}) + "\n")
     if entry["status"] == "misses":
         assert not holds, f"{entry['id']} now holds ({value}): update the ledger"
         pytest.xfail(f"{entry['id']}: {value}; {entry['reason']}")
