@@ -94,6 +94,8 @@ def depth_raises(f9: pd.DataFrame, _: pd.DataFrame, __: pd.DataFrame) -> tuple[s
 
 
 def diminishing(f9: pd.DataFrame, _: pd.DataFrame, __: pd.DataFrame) -> tuple[str, bool]:
+    if not (f9["label"] == "consumer d4").any():
+        return "not run: Fig. 9 without consumer d4 (FIG9_CI runs it)", False
     d = [gain_per_replicate(f9, f"consumer d{k}").mean() for k in (2, 3, 4)]
     return f"third kernel +{d[1] - d[0]:.1f}, fourth +{d[2] - d[1]:.1f} points", bool(
         d[2] - d[1] < d[1] - d[0]
