@@ -5,9 +5,11 @@ docs/models/blockmaestro_claims.yaml: its paper value, tolerance, kind
 (calibrated / predicted) and status.  Each is checked here with the
 evaluator of the same id (tests/blockmaestro_claims.py) with a TB-time
 spread (experiments/blockmaestro_fig9.yaml, _fig12, _fig14; five replicates,
-Fig. 9 two: its TBs' footprints go through the memory hierarchy, about 8 s of
+Fig. 9 two: its TBs' footprints go through the memory hierarchy, about 3 s of
 one core per scheme and replicate, so it runs as FIG9_CI says, with the same
-verdicts as five).
+verdicts as five, and with 4 kernels pre-launched in the ideal baseline's
+place).  ivc_counter_6bit_little_loss runs its own small sweep (a third of a
+second).
 A claim the ledger lists as a miss is a strict xfail: if it starts holding,
 the test fails until the ledger is updated.  Run on their own:
 pytest -m reproduction."""

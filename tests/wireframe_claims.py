@@ -125,6 +125,17 @@ def range_drop(bench: str, lrr: float) -> Check:
     return check
 
 
+def heat2d_range_7(t: Tables) -> tuple[str, bool]:
+    f = t.fig10
+    r = f[(f["label"] == "LRR") & (f["workload"] == "HEAT2D-9K")]["max_level_range"]
+    return f"LRR's largest of {len(r)} runs {r.max():.0f} (mean {r.mean():.1f})", bool(r.max() <= 7)
+
+
+def lvl_more_ready(t: Tables) -> tuple[str, bool]:
+    c = t.fig10.groupby("label")["avg_tb_concurrency"].mean()
+    return f"running TBs LVL {c['LVL']:.2f} vs LRR {c['LRR']:.2f} (9K)", bool(c["LVL"] > c["LRR"])
+
+
 def by_size(t: Tables) -> pd.DataFrame:
     """Fig. 12's runs (1K, 9K) with Fig. 9's at 4K."""
     four = t.fig9[t.fig9["label"].isin(["global_barrier", "LVL"])].assign(**{"workload.size": "4K"})
@@ -137,10 +148,12 @@ def lvl_by_size(t: Tables) -> pd.Series:
     return 100 * (lvl.groupby("workload.size")["speedup"].mean() - 1)
 
 
-def size_gain(size: str, paper: float, tol: float) -> Check:
+def size_gain(size: str, paper: float, rel: float) -> Check:
+    """Within ``rel`` of the paper's gain (a share of it)."""
+
     def check(t: Tables) -> tuple[str, bool]:
         v = lvl_by_size(t)[size]
-        return f"{v:.2f}%", near(v, paper, tol)
+        return f"{v:.2f}%", near(v, paper, rel * paper)
 
     return check
 
@@ -173,7 +186,7 @@ def pub_peak(df: pd.DataFrame, label: str, axis: str) -> pd.Series:
 
 def lvl_node128_pub32(t: Tables) -> tuple[str, bool]:
     p = pub_peak(t.fig13_node, "LVL", "node_buffer")
-    return f"{p[128]:.1f} at 128 ({p[64]:.1f} at 64)", bool(p[128] <= 40 and p[64] > p[128])
+    return f"{p[128]:.1f} at 128 ({p[64]:.1f} at 64)", bool(24 <= p[128] <= 40 and p[64] > p[128])
 
 
 def smallest_node_array(df: pd.DataFrame, label: str, limit: float) -> int:
@@ -222,21 +235,28 @@ def sor_uses_pub_most(t: Tables) -> tuple[str, bool]:
     )
 
 
-def dgb_2304(t: Tables) -> tuple[str, bool]:
-    lvl = t.fig13_edge[(t.fig13_edge["label"] == "LVL") & (t.fig13_edge["edge_buffer"] == 512)]
-    # the ledger's runs use an unbounded PUB; 128 / 512 / 32 / 16 by the formula
-    v = 128 * 8 + 512 * 2 + 32 * 4 + 16 * 8
-    return (
-        f"{v} B (formula; run reports {lvl['dgb_bytes'].iloc[0]:.0f} with PUB unbounded)",
-        v == 2304,
-    )
+def dgb_bytes_lvl(t: Tables) -> float:
+    """The DGB size Fig. 9's LVL runs report: §5.1's buffers (node array 128,
+    edge array 512, a 64-entry PUB, a 16-node insertion buffer)."""
+    return float(t.fig9[t.fig9["label"] == "LVL"]["dgb_bytes"].iloc[0])
+
+
+def lvl_speed_by_node_array(t: Tables) -> pd.Series:
+    df = t.fig13_node[t.fig13_node["label"] == "LVL"]
+    return df.groupby("node_buffer")["makespan_cycles"].mean()
+
+
+def node128_high_ipc(t: Tables) -> tuple[str, bool]:
+    s = lvl_speed_by_node_array(t)
+    v = s.min() / s[128]
+    return f"{100 * v:.2f}% of the best node array's speed at 128", bool(v >= 0.98)
 
 
 def timing_overhead(t: Tables) -> tuple[str, bool]:
-    df = t.fig13_node[t.fig13_node["label"] == "LVL"]
-    s = df.groupby("node_buffer")["makespan_cycles"].mean()
-    v = 100 * (s[128] - s.min()) / s.min()
-    return f"{v:.2f}% (node array 128 vs the best size)", bool(v < 1)
+    s = lvl_speed_by_node_array(t)
+    free = s[s.index.max()]  # a window that never limits: only the first chunk's fetch shows
+    v = 100 * (s[128] - free) / free
+    return f"{v:+.2f}% (node array 128 vs {s.index.max()})", bool(v < 1)
 
 
 def l2_miss_pct(t: Tables) -> pd.Series:
@@ -255,8 +275,8 @@ def l2_not_worse(t: Tables) -> tuple[str, bool]:
 
 def l2_same(t: Tables) -> tuple[str, bool]:
     m = l2_miss_pct(t)
-    apart = max(abs(m["LRR"] - m["deplinks"]), abs(m["LVL"] - m["deplinks"]))
-    return l2_text(m), bool(apart <= 2)
+    rates = m[["deplinks", "LRR", "LVL"]]
+    return l2_text(m), bool(rates.max() <= 1.5 * rates.min())
 
 
 CLAIMS: dict[str, Check] = {
@@ -276,20 +296,21 @@ CLAIMS: dict[str, Check] = {
     "fig10_lrr_range_5": lrr_range_5,
     "fig10_dtw_7_to_2": range_drop("DTW", 7),
     "fig10_sor_6_to_2": range_drop("SOR", 6),
+    "s321_heat2d_range_at_most_7": heat2d_range_7,
+    "s43_lvl_more_ready_nodes": lvl_more_ready,
     "fig11_l2_miss_not_worse": l2_not_worse,
     "fig11_l2_miss_same_across_models": l2_same,
-    "fig12_1k": size_gain("1K", 14.11, 6),
-    "fig12_4k": size_gain("4K", 31.81, 3),
-    "fig12_9k": size_gain("9K", 45.07, 6),
+    "fig12_1k": size_gain("1K", 14.11, 0.2),
+    "fig12_9k": size_gain("9K", 45.07, 0.2),
     "fig12_rises_with_size": rises_with_size,
     "fig12_max_65": max_speedup,
     "fig12_compute_to_launch": compute_to_launch,
     "fig13_lvl_node128_pub32": lvl_node128_pub32,
+    "fig13_lvl_node128_high_ipc": node128_high_ipc,
     "fig13_lrr_needs_node512": lrr_node512,
     "fig13_lvl_needs_less_pub": lvl_less_pub,
     "fig13_edge_lvl_falls_below_512": edge_lvl_falls_below_512,
     "fig13_edge_lrr_needs_more": edge_lrr_over_1k,
     "s54_sor_uses_pub_most": sor_uses_pub_most,
-    "s54_dgb_2304_bytes": dgb_2304,
     "s54_timing_overhead_below_1pct": timing_overhead,
 }
