@@ -196,8 +196,8 @@ table9.round(3)""",
         """* **Depth pays with diminishing returns**, more sharply than in the paper:
   one kernel pre-launched hides a launch only behind a kernel at least as
   long; two in flight pipeline the device-side 3 µs, after which the 2 µs API
-  calls set the pace, so the third kernel adds about 2 points (the ledger's
-  "each depth +3 points" misses). Launch-bound applications (GAUSSIAN,
+  calls set the pace, so the third kernel adds about 3 points and a fourth
+  almost nothing (the ledger's `fig9_diminishing_returns`). Launch-bound applications (GAUSSIAN,
   GRAMSCHM, LUD, NW) gain most, up to about 2.9×.
 * **Where TB-level dependencies help** (BICG, MVT, Hotspot, PATH), producer
   priority adds to what pre-launching gives. Fig. 9's pre-launch bar orders
