@@ -5,7 +5,7 @@ A claim whose verdict flips is carried by that constant.  Prints a Markdown
 table (docs/models/blockmaestro.md, "Sensitivity").  Fig. 9 runs as the
 reproduction test runs it (tests/test_blockmaestro_reproduction.py: two
 replicates, no ideal baseline; its footprints go through the memory
-hierarchy), so the calibrated row is the test's verdicts.  About 40 minutes
+hierarchy), so the calibrated row is the test's verdicts.  About 10 minutes
 on 2 busy cores.
 
 Usage: .venv/bin/python scripts/blockmaestro_sensitivity.py [processes]

@@ -40,7 +40,9 @@ def check_claim(entry: dict[str, Any], value: str, holds: bool) -> None:
     JSON line) for scripts/ledger_sync.py."""
     if record := os.environ.get("TBDSE_LEDGER_VALUES"):
         with open(record, "a", encoding="utf-8") as out:
-            out.write(json.dumps({"id": entry["id"], "value": value, "holds": holds}) + "\n")
+            out.write(
+                json.dumps({"id": entry["id"], "value": str(value), "holds": bool(holds)}) + "\n"
+            )
     if entry["status"] == "misses":
         assert not holds, f"{entry['id']} now holds ({value}): update the ledger"
         pytest.xfail(f"{entry['id']}: {value}; {entry['reason']}")
