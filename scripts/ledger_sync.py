@@ -10,8 +10,9 @@ from the reproduction test's own evaluation:
     .venv/bin/python scripts/ledger_sync.py juggler --values /tmp/values.jsonl
     .venv/bin/python scripts/ledger_sync.py --check      # docs match the YAML (a test runs it)
 
-``--values`` rewrites each listed claim's ``tbdse:`` line with the value the
-evaluator printed (statuses are never changed here: a verdict that moves
+Start from an empty values file (it is appended to; the last value of an id
+wins).  ``--values`` rewrites each listed claim's one-line ``tbdse:`` value with
+the value the evaluator printed (statuses are never changed here: a verdict that moves
 fails the reproduction test until the ledger says so by hand, with its
 reason).  The share that holds is counted from the statuses.
 """
@@ -58,39 +59,52 @@ def table(model: str) -> str:
 
 
 def with_table(doc: str, model: str) -> str:
-    start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
-    return doc[:start] + "\n" + table(model) + "\n" + doc[end:]
+    begin, end = doc.find(BEGIN), doc.find(END)
+    if begin < 0 or end < begin:
+        raise SystemExit(f"docs/models/{model}.md needs {BEGIN} before {END}")
+    return doc[: begin + len(BEGIN)] + "\n" + table(model) + "\n" + doc[end:]
 
 
-def set_values(model: str, values: dict[str, str]) -> int:
-    """Rewrites the ``tbdse:`` line of each claim in ``values``; returns how many."""
+def set_values(model: str, values: dict[str, str]) -> set[str]:
+    """Rewrites the one-line ``tbdse:`` value of each claim in ``values``;
+    returns the ids it wrote.  The file is written only if it still parses."""
     path = DOCS / f"{model}_claims.yaml"
     lines = path.read_text().splitlines(keepends=True)
-    current, changed = None, 0
+    current, written = None, set()
     for i, line in enumerate(lines):
-        if m := re.match(r"\s*- id: (\S+)", line):
-            current = m.group(1)
+        if m := re.match(r"(\s*)- (\w+):", line):
+            current = line.split(":", 1)[1].strip() if m.group(2) == "id" else None
         elif current in values and re.match(r"\s+tbdse: ", line):
+            if re.match(r"\s+tbdse: *[>|]", line) or (
+                i + 1 < len(lines) and not re.match(r"\s*(- )?\w+:|\s*$|\s*#", lines[i + 1])
+            ):
+                raise SystemExit(f"{path.name}: {current}'s tbdse value spans lines; make it one")
             indent = line[: len(line) - len(line.lstrip())]
             lines[i] = f"{indent}tbdse: {json.dumps(values[current], ensure_ascii=False)}\n"
-            changed += 1
-    path.write_text("".join(lines))
-    yaml.safe_load(path.read_text())  # still valid
-    return changed
+            written.add(current)
+    text = "".join(lines)
+    yaml.safe_load(text)  # still valid, or nothing is written
+    path.write_text(text)
+    return written
 
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     values: dict[str, str] = {}
     if "--values" in argv:
+        if argv.index("--values") + 1 >= len(argv):
+            raise SystemExit("--values needs the file the reproduction tests wrote")
         for line in Path(argv[argv.index("--values") + 1]).read_text().splitlines():
             row = json.loads(line)
             values[row["id"]] = row["value"]
     models = [a for a in argv if a in MODELS] or list(MODELS)
     stale = []
+    unused = set(values)
     for model in models:
         if values and not check:
-            print(f"{model}: {set_values(model, values)} values updated")
+            written = set_values(model, values)
+            unused -= written
+            print(f"{model}: {len(written)} values updated")
         path = DOCS / f"{model}.md"
         doc = path.read_text()
         new = with_table(doc, model)
@@ -100,6 +114,8 @@ def main(argv: list[str]) -> int:
             else:
                 path.write_text(new)
                 print(f"{path.relative_to(ROOT)}: table regenerated")
+    if values and not check and unused:
+        print("values for no claim of these ledgers: " + ", ".join(sorted(unused)))
     if stale:
         print("ledger tables out of date (run scripts/ledger_sync.py): " + ", ".join(stale))
         return 1

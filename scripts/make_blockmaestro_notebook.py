@@ -129,8 +129,9 @@ with the presets' 10% spread, and measures BlockMaestro with producer
 priority and with consumer priority at 3 pre-launched kernels (here one
 replicate, to keep the notebook short: the five-replicate table is in
 docs/models/blockmaestro.md). The fit minimises the RMS distance to three numbers of Fig. 9: the two geometric
-means (51.76%, 80.28%) and AlexNet's 6.9%. With footprints a TB takes
-(1 − `mem_fraction`) × scale × cost plus what its reads take, so
+means (51.76%, 80.28%) and AlexNet's 6.9%. With footprints a TB's
+(1 − `mem_fraction`) × scale × cost of compute overlaps what its reads
+take (it ends when both are done), so
 `mem_fraction` (0.5, stated) and the scale act as one product: only the
 scale is fitted. The preset's SM saturation (2, shared with other models)
 is kept.""",
@@ -386,10 +387,11 @@ TBs are scheduled before their child kernel is resident). With the default
         """## Locality: what the memory hierarchy changes
 
 The presets run with `locality` on: each TB's reads go through the hierarchy
-when it starts and its writes when it ends, and its run time is
-(1 − `mem_fraction`) × scale × cost plus what its reads take. Below, the
-memory share of a TB's run time under the baseline (a run with
-`mem_fraction` 1, all memory, against the calibrated one) and the L2 hit rate,
+when it starts and its writes when it ends, and its run time is the longer
+of (1 − `mem_fraction`) × scale × cost of compute (after its first line)
+and what its reads take. Below, the memory share of a TB's run time under
+the baseline (a run with `mem_fraction` 1, all memory, against the
+calibrated one: 1.0 wherever the reads outlast the compute) and the L2 hit rate,
 then four applications with locality on against the earlier model without
 it (each TB `cost_scale` × cost, calibrated at 0.6), one replicate.""",
     ),

@@ -45,7 +45,7 @@ def test_a_consumer_right_after_its_producer_hits_l2() -> None:
     evicted = consumer_time([(0, 2), (2, 1)], 3, [producer, (2, "read", 1 << 30, 1 << 20), read])
     # (c) nobody wrote the lines: a cold miss.
     cold = consumer_time([(0, 1)], 2, [read])
-    assert hit == 5_201  # 5,000 compute + 200 (L2 hit) + 1 (the L1 miss)
+    assert hit == 5_201  # 5,000 compute + 200 (L2 hit) + 1 (an L2 bank wait behind the write)
     assert cold == 5_404  # + 200 DRAM latency and the first line's 4 sector transfers
     assert evicted == cold  # its first line misses like (c)
     assert hit + 200 <= evicted

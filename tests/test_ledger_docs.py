@@ -54,3 +54,22 @@ def test_values_replace_only_the_tbdse_line(
     assert '| a | x | p | new "1.0" \\| 2 | t | predicted | yes |' in doc
     assert doc.endswith("<!-- ledger:end -->\nend\n")
     assert sync.main(["wireframe", "--check"]) == 0
+
+
+def test_a_value_spanning_lines_is_refused_and_nothing_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sync = ledger_sync()
+    docs = tmp_path / "models"
+    docs.mkdir()
+    ledger = (
+        "claims:\n  - id: a\n    where: x\n    paper: p\n    tbdse: >-\n      two\n      lines\n"
+        "    tolerance: t\n    kind: predicted\n    status: holds\n"
+    )
+    (docs / "juggler_claims.yaml").write_text(ledger)
+    values = tmp_path / "values.jsonl"
+    values.write_text(json.dumps({"id": "a", "value": "new", "holds": True}) + "\n")
+    monkeypatch.setattr(sync, "DOCS", docs)
+    with pytest.raises(SystemExit, match="spans lines"):
+        sync.main(["juggler", "--values", str(values)])
+    assert (docs / "juggler_claims.yaml").read_text() == ledger

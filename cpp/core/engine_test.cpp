@@ -229,7 +229,7 @@ TEST_CASE("data footprints: a malformed CSR is a ConfigError") {
 
 TEST_CASE("data footprints under 'shared': the hierarchy's time is counted once") {
   // Each TB runs alone on its SM, so 'shared' must give the 'fixed' times:
-  // compute 500 + the hierarchy's read time.  The kernel's mem_requests and a
+  // max(compute 500 + first line, the hierarchy's read time).  The kernel's mem_requests and a
   // tiny mem_bandwidth must not slow the memory part a second time (the
   // hierarchy's DRAM channels already limit it), and the work bound has no
   // bandwidth term.
