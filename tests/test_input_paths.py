@@ -8,6 +8,7 @@ raising TypeError, unclear STG messages, non-text names)."""
 from __future__ import annotations
 
 import os
+import pickle
 import re
 import signal
 from collections.abc import Callable, Iterator
@@ -285,6 +286,32 @@ def test_a_gpu_axis_no_scheme_reads_is_an_error() -> None:
     assert td.schemes.gpu_fields_read("hwwl") >= {"sms", "lanes", "l1_bytes", "dram_latency"}
     assert "mem_latency" not in td.schemes.gpu_fields_read("hwwl")
     assert "lanes" not in td.schemes.gpu_fields_read("wireframe")
+
+
+def test_a_gpu_field_no_scheme_reads_is_an_error(tmp_path: Path) -> None:
+    """A "magic memory" study written the obvious way: the worklist machine
+    times memory through the hierarchy's fields, so mem_latency set on its GPU
+    would change nothing; refused (was accepted and ignored), in Python and YAML."""
+    wl = W.lonestar("bh", 256)
+    with raises("GPU 'gpgpusim_hwwl' sets 'mem_latency', which no scheme of this run (hwwl)"):
+        td.simulate(wl, td.gpus.gpgpusim_hwwl(mem_latency=1), td.Scheme("hwwl"))
+    with raises("set a field they read: amo_cycles, clock_mhz"):
+        td.sweep(wl, td.gpus.gpgpusim_hwwl().replace(mem_bandwidth=1.0), "hwwl")
+    with raises("sets 'lanes', which no scheme of this run (cdp)"):
+        td.simulate(W.chain(2, cost=10), td.gpus.custom("c", lanes=64), td.Scheme("cdp"))
+    # A field the scheme reads is fine, and so is one that some scheme of a sweep reads.
+    slow_dram = td.gpus.gpgpusim_hwwl(dram_latency=50)
+    assert td.simulate(wl, slow_dram, td.Scheme("hwwl")).makespan_us > 0
+    cfg = W.divergent_cfg(blocks=4, threads=64)
+    assert len(td.sweep(cfg, td.gpus.gtx480(lanes=16), ["simt", "vgiw"])) == 2
+    # A preset's own values are not settings; pickling keeps what was set.
+    assert td.gpus.gtx480().explicit == frozenset()
+    assert pickle.loads(pickle.dumps(td.gpus.gtx480(sms=3))).explicit == {"sms"}
+    exp = write_experiment(tmp_path, {"generator": "bfs", "nodes": 64}, "hwwl")
+    text = exp.read_text().replace("gpu: gtx480", "gpu: {preset: gtx480, mem_latency: 1}")
+    exp.write_text(text)
+    with raises("sets 'mem_latency', which no scheme of this run (hwwl) reads"):
+        experiment.load(exp).run()
 
 
 def _frame() -> pd.DataFrame:

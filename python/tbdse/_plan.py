@@ -310,20 +310,41 @@ def _check_kinds(workloads: Sequence[Workload], schemes: Sequence[Scheme]) -> No
                 )
 
 
-def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes, footprints: bool = False) -> None:
+def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes, traits: tuple[bool, bool]) -> None:
     """A GPU axis must change some run: at least one scheme reads the field
-    (``footprints``: a workload has data footprints, so TB schemes read the
-    memory fields)."""
+    (``traits``: a workload has data footprints, so TB schemes read the
+    memory fields; a kernel states an issue interval, so they read the
+    SM's issue rate)."""
     for key in axes.keys:
         if key.target != "gpu":
             continue
-        if not any(key.name in gpu_fields_read(s.name, footprints) for s in schemes):
+        if not any(key.name in gpu_fields_read(s.name, *traits) for s in schemes):
             shown = ", ".join(dict.fromkeys(s.name for s in schemes))
             readers = sorted({n for n in scheme_names() if key.name in gpu_fields_read(n)})
             raise ConfigError(
                 f"sweep axis '{key.column}' changes nothing: no scheme of the sweep ({shown}) "
                 f"reads the GPU field '{key.name}' (schemes that do: "
                 f"{', '.join(readers) or 'none'})"
+            )
+
+
+def _check_gpu_fields(
+    gpus: Sequence[Gpu], schemes: Sequence[Scheme], traits: tuple[bool, bool]
+) -> None:
+    """A field a user set on a GPU must be read by some scheme of the run:
+    otherwise the setting changes nothing (a "magic memory" study that sets
+    ``mem_latency`` for the worklist machine, which times memory through the
+    hierarchy's fields, would silently measure the default machine)."""
+    for gpu in gpus:
+        for name in sorted(getattr(gpu, "explicit", ())):
+            if any(name in gpu_fields_read(s.name, *traits) for s in schemes):
+                continue
+            shown = ", ".join(dict.fromkeys(s.name for s in schemes))
+            read = sorted(frozenset().union(*(gpu_fields_read(s.name, *traits) for s in schemes)))
+            raise ConfigError(
+                f"GPU '{gpu.name}' sets '{name}', which no scheme of this run ({shown}) reads, "
+                f"so it would change nothing; drop it, or set a field they read: "
+                f"{', '.join(read)}"
             )
 
 
@@ -394,8 +415,12 @@ def build_plan(
     if len({b.key() for b in baselines}) != len(baselines):
         raise ConfigError("a sweep lists the same baseline scheme twice")
     _check_kinds(workloads, [*schemes, *baselines])
-    footprints = any(getattr(w, "has_footprints", False) for w in workloads)
-    _check_gpu_axes([*schemes, *baselines], axes, footprints)
+    traits = (
+        any(getattr(w, "has_footprints", False) for w in workloads),
+        any(getattr(w, "has_issue_rates", False) for w in workloads),
+    )
+    _check_gpu_axes([*schemes, *baselines], axes, traits)
+    _check_gpu_fields(gpus, [*schemes, *baselines], traits)
     _check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}

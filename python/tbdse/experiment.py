@@ -113,7 +113,8 @@ class Experiment:
             )
 
     def resolved(self) -> dict[str, Any]:
-        """The whole configuration with every default filled in (written as resolved.yaml).
+        """The whole configuration with every default filled in (written as
+        resolved.yaml); a GPU as its preset and the fields set on it.
 
         It is itself an experiment file: loading it gives the same runs, as long
         as every workload comes from a generator or a file (a workload built in
@@ -126,7 +127,7 @@ class Experiment:
             "replicates": self.replicates,
             "on_error": self.on_error,
             "expect_failures": self.expect_failures,
-            "gpus": [{"name": g.name, **g.to_dict()} for g in self.gpus],
+            "gpus": [g.to_entry() for g in self.gpus],
             "workloads": [_workload_entry(w) for w in self.workloads],
             "schemes": [_scheme_entry(s) for s in self.schemes],
         }

@@ -54,11 +54,21 @@ class Gpu:
     """An immutable GPU description: a name and a value for every field.
 
     Fields read as attributes (``gpu.sms``); :meth:`replace` makes a modified copy.
+    :attr:`explicit` names the fields a user set (overrides of a preset, the
+    fields given to :func:`custom`, those changed by :meth:`replace`): a run
+    whose schemes read none of them is refused, since the setting would
+    change nothing (docs/experiments.md, "Values that would be silently ignored").
     """
 
-    __slots__ = ("_encoded", "_values", "name")
+    __slots__ = ("_encoded", "_values", "explicit", "name", "preset")
 
-    def __init__(self, name: str, values: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        name: str,
+        values: Mapping[str, Any],
+        explicit: frozenset[str] | None = None,
+        preset: str | None = None,
+    ) -> None:
         text(name, "a GPU's name")
         infos = {f["name"]: f for f in field_info()}
         full = {f["name"]: f["default"] for f in field_info()}
@@ -72,6 +82,9 @@ class Gpu:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "_values", dict(full))
         object.__setattr__(self, "_encoded", encoded)
+        set_fields = frozenset(values) if explicit is None else frozenset(explicit)
+        object.__setattr__(self, "explicit", set_fields & frozenset(infos))
+        object.__setattr__(self, "preset", preset)  # the preset it was made from, if any
 
     def __getattr__(self, key: str) -> Any:
         # Only fields: a copy or unpickling under way (no _values yet) must not
@@ -84,17 +97,32 @@ class Gpu:
             raise AttributeError(f"GPU has no field '{key}'") from None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Gpu, (self.name, self._values))
+        return (Gpu, (self.name, self._values, self.explicit, self.preset))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Gpu is immutable; use gpu.replace(...)")
 
     def replace(self, name: str | None = None, **fields: Any) -> Gpu:
         """A copy with some fields changed."""
-        return Gpu(name or self.name, {**self._values, **fields})
+        explicit = self.explicit | set(fields)
+        return Gpu(name or self.name, {**self._values, **fields}, explicit, self.preset)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self._values)
+
+    def to_entry(self) -> dict[str, Any]:
+        """The GPU as an experiment file writes it: its name, the preset it
+        came from, and the fields set on it or differing from that preset
+        (loading the entry gives an equal Gpu with the same :attr:`explicit`)."""
+        base = _core.gpu_preset(self.preset) if self.preset else {}
+        defaults = {f["name"]: f["default"] for f in field_info()}
+        fields = {
+            k: v
+            for k, v in self._values.items()
+            if k in self.explicit or v != base.get(k, defaults[k])
+        }
+        head = {"name": self.name} | ({"preset": self.preset} if self.preset else {})
+        return head | fields
 
     def encoded(self) -> dict[str, float]:
         return dict(self._encoded)
@@ -132,7 +160,7 @@ def preset(name: str, **overrides: Any) -> Gpu:
     text(name, "a GPU preset")
     if name not in preset_names():
         raise unknown_name("GPU preset", name, preset_names())
-    return Gpu(name, {**_core.gpu_preset(name), **overrides})
+    return Gpu(name, {**_core.gpu_preset(name), **overrides}, frozenset(overrides), name)
 
 
 def custom(name: str = "custom", **fields: Any) -> Gpu:

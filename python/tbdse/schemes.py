@@ -106,12 +106,22 @@ _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
 }
 
 
-def gpu_fields_read(name: str, footprints: bool = False) -> frozenset[str]:
+# Juggler's GRR counter is one same-address atomicAdd of the GPU's (juggler.cpp).
+_TB_SCHEME_EXTRA: dict[str, frozenset[str]] = {"juggler": frozenset({"amo_cycles"})}
+# The SM issue rate min(issue_width, lanes / 32) of a kernel's stated issue_interval
+# (docs/simulation.md "Per-kernel throughput").
+_ISSUE_RATE_FIELDS = frozenset({"issue_width", "lanes"})
+
+
+def gpu_fields_read(
+    name: str, footprints: bool = False, issue_rates: bool = False
+) -> frozenset[str]:
     """The GPU fields scheme ``name``'s simulator reads (a sweep axis over any
     other GPU field changes none of its runs).  ``footprints``: some workload
     declares data footprints, which a TB scheme sends through the memory
     hierarchy (docs/simulation.md "Data footprints"), so it reads the memory
-    fields too."""
+    fields too.  ``issue_rates``: some kernel states an ``issue_interval``,
+    so a TB scheme reads the SM's issue rate (``issue_width``, ``lanes``)."""
     from tbdse.gpus import field_info
 
     every = frozenset(f["name"] for f in field_info())
@@ -119,7 +129,12 @@ def gpu_fields_read(name: str, footprints: bool = False) -> frozenset[str]:
         return _GPU_FIELDS_BY_SCHEME[name]
     kind = info(name)["workload_kind"]
     if kind == "task_graph":
-        return every - _NOT_READ_BY_TB_ENGINE | (_MEMORY_FIELDS if footprints else frozenset())
+        read = every - _NOT_READ_BY_TB_ENGINE | _TB_SCHEME_EXTRA.get(name, frozenset())
+        return (
+            read
+            | (_MEMORY_FIELDS if footprints else frozenset())
+            | (_ISSUE_RATE_FIELDS if issue_rates else frozenset())
+        )
     if kind == "worklist":
         return _WORKLIST_FIELDS | _MEMORY_FIELDS
     return every - _MEMORY_FIELDS

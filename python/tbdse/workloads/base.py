@@ -243,6 +243,12 @@ class Workload:
         app_ranges = getattr(self.application, "data_ranges", 0) if self.application else 0
         return self.data is not None or app_ranges > 0
 
+    @property
+    def has_issue_rates(self) -> bool:
+        """Some kernel states an ``issue_interval``: under ``sm_model: shared``
+        the TB engine then reads the SM's issue rate (``issue_width``, ``lanes``)."""
+        return any(k.issue_interval > 0 for k in self.kernels)
+
     def with_data(self, data: DataFootprints | None) -> Workload:
         """The same workload with these data footprints (None: without)."""
         return self._copy(data=data)
