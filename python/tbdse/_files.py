@@ -190,7 +190,7 @@ def _holder(fd: int) -> dict[str, object] | None:
         return {}
     try:
         record = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # deep nesting: not tbdse's
         return None
     return record if isinstance(record, dict) and record.get("tool") == "tbdse" else None
 
@@ -242,8 +242,11 @@ class FolderLock:
                 "since": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 "command": " ".join(sys.argv)[:300],
             }
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, (json.dumps(record) + "\n").encode("utf-8"), 0)
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, (json.dumps(record) + "\n").encode("utf-8"), 0)
+            except OSError as exc:  # disk full, read-only file system
+                raise os_problem(self.path, f"record the holder of the {what} in", exc) from None
         except BaseException:
             os.close(fd)
             raise
