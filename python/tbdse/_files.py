@@ -1,9 +1,11 @@
 """File primitives that let tbdse prove what it wrote, and touch nothing else.
 
 tbdse deletes or replaces a file only when it can show the file is one it
-wrote: its name was recorded, with a SHA-256 of its contents, in a record
-tbdse keeps beside it (an output folder's manifest, a results store's
-ledger), and the file on disk still has that content.  Symbolic links are
+wrote: its name was recorded, with a SHA-256 of its contents and a MAC made
+with this user's key (:mod:`tbdse._ownership`: a hash alone proves only that
+a file is unchanged), in a record tbdse keeps beside it (an output folder's
+manifest, a results store's ledger), and the file on disk still has that
+content.  Symbolic links are
 never followed inside a folder tbdse owns: a link where tbdse expects its own
 file or folder is refused, so nothing outside the folder is reachable.  A
 folder in use is locked (:class:`FolderLock`) for the whole run, so a second

@@ -61,7 +61,10 @@ def _private_folder(folder: Path) -> None:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(folder)
     except OSError as exc:
-        raise ConfigError(f"cannot create tbdse's state folder {folder}: {exc.strerror}") from None
+        raise ConfigError(
+            f"cannot create tbdse's state folder {folder} (where it keeps the key that signs "
+            f"what it writes): {exc.strerror}; set TBDSE_STATE_DIR to a private folder of yours"
+        ) from None
     if not stat.S_ISDIR(info.st_mode):
         raise _untrusted(folder / "key", f"is in {folder}, which is not a folder (or a link)")
     if info.st_uid != os.getuid() or info.st_mode & 0o022:

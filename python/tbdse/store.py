@@ -9,8 +9,8 @@ rows from another build of tbdse are never taken for this one's.
 
 Layout::
 
-    tbdse-store.json     what the folder is (written once)
-    ledger.jsonl         one line per chunk: its file name and SHA-256
+    tbdse-store.json     what the folder is (written once, signed)
+    ledger.jsonl         one line per chunk: its file name, SHA-256 and MAC
     chunk-<token>.parquet
     tbdse-store.lock     held (flock) by the sweep writing to the store
 
