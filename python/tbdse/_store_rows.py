@@ -1,16 +1,34 @@
-"""A results store's rows: each proved chunk checked as tbdse writes them, and
-the chunks merged one row per key (the rules are in :mod:`tbdse.store`)."""
+"""A results store's rows: how a chunk is made (:func:`key_frame`), each proved
+chunk checked as tbdse writes them, and the chunks merged one row per key
+(the rules are in :mod:`tbdse.store`)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from tbdse._files import sha256_file
 from tbdse.errors import ConfigError
 from tbdse.results import STATUS_NAMES
-from tbdse.store import _KEY_KINDS, KEY_COLUMNS, REQUIRED_METRICS
+
+# dtype kinds of the key columns as tbdse writes them (i: int, f: float, O: text)
+KEY_KINDS = {
+    "_seed": "iu",
+    "_hash": "iu",
+    "_replicate": "iu",
+    "_status": "iu",
+    "_timeout_s": "f",
+    "_build": "OSU",
+    "_error": "OSU",
+}
+KEY_COLUMNS = ("_seed", "_hash", "_replicate", "_build", "_status", "_error", "_timeout_s")
+# Metrics every run has, whatever its scheme: every chunk holds them.
+REQUIRED_METRICS = ("makespan_cycles", "makespan_us")
 
 KEY = ["_seed", "_hash", "_replicate", "_build"]
 TIMED_OUT = 4  # STATUS_NAMES[4] == "timed_out"
@@ -31,7 +49,7 @@ def read_chunk(file: Path) -> pd.DataFrame:
             "tbdse writes has; move it away and rerun, which simulates its runs again"
         )
     for column in frame.columns:
-        kinds = _KEY_KINDS.get(column, "fiub")  # metrics are numbers
+        kinds = KEY_KINDS.get(column, "fiub")  # metrics are numbers
         if frame[column].dtype.kind not in kinds:
             raise ConfigError(
                 f"results store chunk {file}: column {column} has type "
@@ -73,3 +91,37 @@ def merge(chunks: list[tuple[Path, pd.DataFrame]]) -> pd.DataFrame:
             "tbdse writes one result per run; move the chunk you do not trust away and rerun"
         )
     return frame.drop(columns="_chunk").reset_index(drop=True)
+
+
+@functools.cache
+def build_id() -> str:
+    """The compiled core that produces rows: its version and a hash of the extension."""
+    from tbdse import _core
+
+    digest = sha256_file(Path(_core.__file__ or "")) or "unknown"
+    return f"{_core.__version__}+{digest[:16]}"
+
+
+def key_frame(
+    seed: int,
+    hashes: np.ndarray,
+    replicates: np.ndarray,
+    res: Mapping[str, Any],
+    timeout_s: float | None = None,
+) -> pd.DataFrame:
+    """A chunk's rows as stored: key columns, status, error, the time limit
+    the runs had (inf: none), then the metrics."""
+    frame = pd.DataFrame(res["metrics"], columns=list(res["columns"]))
+    n = len(frame)
+    head = pd.DataFrame(
+        {
+            "_seed": np.full(n, np.uint64(seed)).view(np.int64),
+            "_hash": np.asarray(hashes, dtype=np.uint64).view(np.int64),
+            "_replicate": np.asarray(replicates, dtype=np.int64),
+            "_build": [build_id()] * n,
+            "_status": np.asarray(res["status"], dtype=np.int8),
+            "_error": list(res["errors"]),
+            "_timeout_s": np.full(n, np.inf if timeout_s is None else float(timeout_s)),
+        }
+    )
+    return pd.concat([head, frame], axis=1)

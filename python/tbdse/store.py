@@ -31,7 +31,7 @@ first (pid, host, start).
 Rows: a chunk's ``_status`` must be a status tbdse writes and its metrics
 numbers; a chunk adopted from format 1 that lacks ``_timeout_s`` reads it as
 ``inf`` (no limit), its documented default.  Every chunk must hold the
-metrics every run has (:data:`REQUIRED_METRICS`); other metrics may differ
+metrics every run has (``makespan_cycles``, ``makespan_us``); other metrics may differ
 between chunks (sweeps of other schemes record other statistics) and read as
 NaN where a chunk lacks them.  Rows of one key (seed, hash, replicate, build)
 that are equal are one row; a timed-out row gives way to a finished one (or
@@ -40,7 +40,6 @@ to one timed out under a longer limit); any other disagreement is refused.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -48,7 +47,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from tbdse._files import (
@@ -64,40 +62,19 @@ from tbdse._files import (
     write_text,
 )
 from tbdse._ownership import adopt_hint, sign, verifies
+from tbdse._store_rows import KEY_COLUMNS, build_id, key_frame, merge, read_chunk
 from tbdse.errors import ConfigError
 
-__all__ = ["ResultsStore", "build_id"]
+__all__ = ["KEY_COLUMNS", "ResultsStore", "build_id", "key_frame"]
 
 STORE_FILE = "tbdse-store.json"
 LEDGER = "ledger.jsonl"
 LOCK = "tbdse-store.lock"
 FORMAT = 2  # 2: entries signed (MACs); 1: hashes only (tbdse adopt DIR)
 STORE_MAC, CHUNK_MAC, TEMPORARY_MAC = "results-store", "store-chunk", "store-temporary"
-REQUIRED_METRICS = ("makespan_cycles", "makespan_us")
-# Columns every stored row has besides the metrics.
 # The names tbdse gives chunks and their temporaries: nothing else is read or deleted.
 _CHUNK = re.compile(r"chunk-[0-9a-f]{16}\.parquet")
 _PENDING = re.compile(r"\.chunk-[0-9a-f]{16}\.parquet\.tmp")
-# dtype kinds of the key columns as tbdse writes them (i: int, f: float, O: text)
-_KEY_KINDS = {
-    "_seed": "iu",
-    "_hash": "iu",
-    "_replicate": "iu",
-    "_status": "iu",
-    "_timeout_s": "f",
-    "_build": "OSU",
-    "_error": "OSU",
-}
-KEY_COLUMNS = ("_seed", "_hash", "_replicate", "_build", "_status", "_error", "_timeout_s")
-
-
-@functools.cache
-def build_id() -> str:
-    """The compiled core that produces rows: its version and a hash of the extension."""
-    from tbdse import _core
-
-    digest = sha256_file(Path(_core.__file__ or "")) or "unknown"
-    return f"{_core.__version__}+{digest[:16]}"
 
 
 class ResultsStore:
@@ -265,8 +242,6 @@ class ResultsStore:
     def rows(self) -> pd.DataFrame:
         """Every stored row (key columns, status, error and metrics), in chunk
         order, one per key (see the module docs)."""
-        from tbdse._store_rows import merge, read_chunk
-
         self._proved_entries()  # a ledger with any unproved entry is not read
         frames = []
         for name, digest in self._chunks().items():
@@ -401,28 +376,3 @@ def description(folder: Path) -> str:
 def chunk_entry(folder: Path, name: str, digest: str) -> dict[str, str]:
     """A ledger entry for chunk ``name`` of the store ``folder``, signed."""
     return {"file": name, "sha256": digest, "mac": sign(CHUNK_MAC, folder, name, digest)}
-
-
-def key_frame(
-    seed: int,
-    hashes: np.ndarray,
-    replicates: np.ndarray,
-    res: Mapping[str, Any],
-    timeout_s: float | None = None,
-) -> pd.DataFrame:
-    """A chunk's rows as stored: key columns, status, error, the time limit
-    the runs had (inf: none), then the metrics."""
-    frame = pd.DataFrame(res["metrics"], columns=list(res["columns"]))
-    n = len(frame)
-    head = pd.DataFrame(
-        {
-            "_seed": np.full(n, np.uint64(seed)).view(np.int64),
-            "_hash": np.asarray(hashes, dtype=np.uint64).view(np.int64),
-            "_replicate": np.asarray(replicates, dtype=np.int64),
-            "_build": [build_id()] * n,
-            "_status": np.asarray(res["status"], dtype=np.int8),
-            "_error": list(res["errors"]),
-            "_timeout_s": np.full(n, np.inf if timeout_s is None else float(timeout_s)),
-        }
-    )
-    return pd.concat([head, frame], axis=1)
