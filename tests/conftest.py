@@ -6,6 +6,9 @@ Most scenarios use a GPU with round numbers: ``clock_mhz=100`` so that
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,14 @@ import pytest
 import tbdse as td
 
 DATA = Path(__file__).parent / "data"
+# tbdse's key signs what it writes (tbdse._ownership): the suite's key lives
+# in a folder of its own, never in the real home; subprocesses inherit it.
+STATE_DIR = tempfile.mkdtemp(prefix="tbdse-test-state-")
+os.environ["TBDSE_STATE_DIR"] = STATE_DIR
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shutil.rmtree(STATE_DIR, ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

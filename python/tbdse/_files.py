@@ -1,9 +1,11 @@
 """File primitives that let tbdse prove what it wrote, and touch nothing else.
 
 tbdse deletes or replaces a file only when it can show the file is one it
-wrote: its name was recorded, with a SHA-256 of its contents, in a record
-tbdse keeps beside it (an output folder's manifest, a results store's
-ledger), and the file on disk still has that content.  Symbolic links are
+wrote: its name was recorded, with a SHA-256 of its contents and a MAC made
+with this user's key (:mod:`tbdse._ownership`: a hash alone proves only that
+a file is unchanged), in a record tbdse keeps beside it (an output folder's
+manifest, a results store's ledger), and the file on disk still has that
+content.  Symbolic links are
 never followed inside a folder tbdse owns: a link where tbdse expects its own
 file or folder is refused, so nothing outside the folder is reachable.  A
 folder in use is locked (:class:`FolderLock`) for the whole run, so a second
@@ -190,7 +192,7 @@ def _holder(fd: int) -> dict[str, object] | None:
         return {}
     try:
         record = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # deep nesting: not tbdse's
         return None
     return record if isinstance(record, dict) and record.get("tool") == "tbdse" else None
 
@@ -242,8 +244,11 @@ class FolderLock:
                 "since": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 "command": " ".join(sys.argv)[:300],
             }
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, (json.dumps(record) + "\n").encode("utf-8"), 0)
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, (json.dumps(record) + "\n").encode("utf-8"), 0)
+            except OSError as exc:  # disk full, read-only file system
+                raise os_problem(self.path, f"record the holder of the {what} in", exc) from None
         except BaseException:
             os.close(fd)
             raise

@@ -1,20 +1,28 @@
-"""An experiment's output folder: what tbdse wrote there, proved by content,
-and only ever replaced or removed when tbdse can prove it wrote it.
+"""An experiment's output folder: what tbdse wrote there, proved by a MAC
+and by content, and only ever replaced or removed when tbdse can prove it
+wrote it.
 
 ``tbdse-run.json`` (the manifest) names the experiment that owns the folder
-and every file tbdse wrote into it with the SHA-256 of its contents.  On
-opening a folder every listed file still there must have that content: a
-file changed (or swapped) since tbdse wrote it makes the folder refused, so a
-copied or crafted manifest cannot make tbdse delete a user's file.  An output
-would land on a file the manifest does not list: refused, whatever the flags.
-A folder holding another experiment's results is refused unless the caller
-asks to ``overwrite``; even then only its listed, unchanged files (and its
-results store, see :mod:`tbdse.store`) are deleted.  Symbolic links are never
-followed inside the folder.  Every output goes to a new temporary file,
-announced in the manifest first, and is renamed into place, so a kill leaves
-either the old file or the new one, never half of one, and nothing
-unaccounted for.  The folder is locked for the whole run: a second run into
-it is refused with the name of the first.
+and every file tbdse wrote into it with the SHA-256 of its contents and a MAC
+made with this user's key over (purpose, the folder's resolved path, the
+file's name, its digest) (:mod:`tbdse._ownership`); the manifest itself is
+signed for its folder and experiment.  A hash proves only that a file is
+unchanged; the MAC proves that this user's tbdse wrote it, here.  A manifest
+any of whose entries does not verify (crafted, copied from another folder,
+written by another user or by an earlier tbdse) makes the folder refused
+with the command that adopts it (``tbdse adopt DIR``), and nothing in it is
+touched.  On opening a folder every listed file still there must have its
+recorded content: a file changed since tbdse wrote it makes the folder
+refused.  An output would land on a file the manifest does not list:
+refused, whatever the flags.  A folder holding another experiment's results
+is refused unless the caller asks to ``overwrite``; even then only its
+listed, proved, unchanged files (and its results store, see
+:mod:`tbdse.store`) are deleted.  Symbolic links are never followed inside
+the folder.  Every output goes to a new temporary file, announced (signed) in
+the manifest first, and is renamed into place, so a kill leaves either the
+old file or the new one, never half of one, and nothing unaccounted for.  The
+folder is locked for the whole run: a second run into it is refused with the
+name of the first.
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from tbdse._files import (
     unlink_if_unchanged,
     write_text,
 )
+from tbdse._ownership import adopt_hint, sign, verifies
 from tbdse.errors import ConfigError
 from tbdse.store import ResultsStore
 
@@ -47,7 +56,9 @@ __all__ = ["LOCK", "MANIFEST", "STORE", "OutputFolder", "atomic_write", "os_prob
 MANIFEST = "tbdse-run.json"
 LOCK = "tbdse-run.lock"
 STORE = "store"
-FORMAT = 2
+FORMAT = 3  # 3: every entry signed (MAC); 2: hashes only (adopt it); 1: names only
+# What each MAC of the manifest is for (never valid for another purpose).
+FOLDER_MAC, FILE_MAC, TEMPORARY_MAC = "output-folder", "output-file", "output-temporary"
 # A temporary of the manifest itself, left by a kill (removed when it holds a manifest).
 _MANIFEST_START = b'{\n "tool": "tbdse",'
 _MANIFEST_TEMPORARY = re.compile(r"^\.tbdse-run\.json\.tbdse-[0-9a-f]{16}\.tmp$")
@@ -103,7 +114,9 @@ class OutputFolder:
     def _claim(self, outputs: Iterable[str], overwrite: bool) -> None:
         self._clear_manifest_temporaries()
         previous = self.previous = self._read_manifest()
-        self.files: dict[str, str] = dict(previous.get("files", {})) if previous else {}
+        self.files: dict[str, str] = (
+            {rel: e["sha256"] for rel, e in previous["files"].items()} if previous else {}
+        )
         for entry in previous.get("pending", []) if previous else []:
             self._settle(entry)
         self._check_unchanged()
@@ -174,13 +187,17 @@ class OutputFolder:
                 "held, so tbdse cannot tell them from yours; move the outputs you want to keep "
                 "and delete that file, or use another folder"
             )
+        if isinstance(data, dict) and data.get("tool") == "tbdse" and data.get("format") == 2:
+            raise ConfigError(
+                f"{file} was written by an earlier tbdse (format 2). " + adopt_hint(self.path)
+            )
         files = data.get("files") if isinstance(data, dict) else None
         if (
             not isinstance(data, dict)
             or data.get("tool") != "tbdse"
             or not isinstance(data.get("experiment"), str)
             or not isinstance(files, dict)
-            or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())
+            or not all(isinstance(k, str) and _file_entry(v) for k, v in files.items())
             or not all(_inside(self.path, k) for k in files)
             or not isinstance(data.get("pending", []), list)
             or not all(_pending_entry(self.path, p) for p in data.get("pending", []))
@@ -189,7 +206,27 @@ class OutputFolder:
                 f"{file} is damaged, so tbdse cannot tell what it wrote in {self.path}; "
                 "delete that file (and the outputs you no longer want), or use another folder"
             )
+        if not self._proved(data):
+            raise ConfigError(f"{file}: " + adopt_hint(self.path))
         return data
+
+    def _proved(self, data: dict[str, Any]) -> bool:
+        """Every entry of the manifest carries this user's MAC for this folder."""
+        folder = self.path
+        if not verifies(data.get("mac"), FOLDER_MAC, folder, MANIFEST, data["experiment"]):
+            return False
+        for rel, entry in data["files"].items():
+            if not verifies(entry["mac"], FILE_MAC, folder, rel, entry["sha256"]):
+                return False
+        for entry in data.get("pending", []):
+            if not verifies(entry.get("mac"), TEMPORARY_MAC, folder, entry["tmp"], entry["file"]):
+                return False
+            digest = entry.get("sha256")
+            if digest is not None and not verifies(
+                entry.get("file_mac"), FILE_MAC, folder, entry["file"], digest
+            ):
+                return False
+        return True
 
     def _check_unchanged(self) -> None:
         """Every file the manifest lists and that is still there holds what tbdse wrote."""
@@ -238,18 +275,9 @@ class OutputFolder:
                 unlink_if_unchanged(self._plain(rel), digest)
 
     def _write_manifest(self, *, complete: bool) -> None:
-        data = {
-            "tool": "tbdse",
-            "format": FORMAT,
-            "experiment": self.name,
-            "source": self.source,
-            "complete": complete,
-            "files": dict(sorted(self.files.items())),
-            "pending": self.pending,
-        }
-        if self.provenance is not None:
-            data["run"] = self.provenance
-        text = json.dumps(data, indent=1) + "\n"
+        text = manifest_text(
+            self.path, self.name, self.source, complete, self.files, self.pending, self.provenance
+        )
         atomic_write(self.path / MANIFEST, lambda tmp: write_text(tmp, text))
 
     # -- use ----------------------------------------------------------------------------
@@ -267,7 +295,12 @@ class OutputFolder:
         if _exists(path) and relative not in self.files:
             raise ConfigError(f"cannot write {path}: a file tbdse did not write is in the way")
         tmp = path.with_name(f".{path.name}.tbdse-{new_token()}.tmp")
-        entry = {"tmp": str(tmp.relative_to(self.path)), "file": relative}
+        rel_tmp = str(tmp.relative_to(self.path))
+        entry = {
+            "tmp": rel_tmp,
+            "file": relative,
+            "mac": sign(TEMPORARY_MAC, self.path, rel_tmp, relative),
+        }
         self.pending.append(entry)
         self._write_manifest(complete=False)  # a kill now leaves a temporary known as tbdse's
 
@@ -280,6 +313,7 @@ class OutputFolder:
                     "only files it can prove it wrote); move it away and run again"
                 )
             entry["sha256"] = digest
+            entry["file_mac"] = sign(FILE_MAC, self.path, relative, digest)
             self._write_manifest(complete=False)
 
         digest = atomic_write(path, write, temporary=tmp, before_rename=announce)
@@ -308,16 +342,49 @@ class OutputFolder:
         self._lock.release()
 
 
+def manifest_text(
+    folder: Path,
+    name: str,
+    source: str | None,
+    complete: bool,
+    files: dict[str, str],
+    pending: list[dict[str, str]],
+    provenance: dict[str, Any] | None,
+) -> str:
+    """The manifest of ``folder``: every file with its digest, all signed."""
+    data: dict[str, Any] = {
+        "tool": "tbdse",
+        "format": FORMAT,
+        "experiment": name,
+        "source": source,
+        "complete": complete,
+        "files": {
+            rel: {"sha256": digest, "mac": sign(FILE_MAC, folder, rel, digest)}
+            for rel, digest in sorted(files.items())
+        },
+        "pending": pending,
+        "mac": sign(FOLDER_MAC, folder, MANIFEST, name),
+    }
+    if provenance is not None:
+        data["run"] = provenance
+    return json.dumps(data, indent=1) + "\n"
+
+
 def _exists(path: Path) -> bool:
     """A file or link at ``path`` (a dangling link counts)."""
     return path.is_symlink() or path.exists()
 
 
+def _file_entry(entry: object) -> bool:
+    return isinstance(entry, dict) and all(isinstance(entry.get(k), str) for k in ("sha256", "mac"))
+
+
 def _pending_entry(folder: Path, entry: object) -> bool:
     return (
         isinstance(entry, dict)
-        and all(isinstance(entry.get(k), str) for k in ("tmp", "file"))
+        and all(isinstance(entry.get(k), str) for k in ("tmp", "file", "mac"))
         and isinstance(entry.get("sha256", ""), str)
+        and isinstance(entry.get("file_mac", ""), str)
         and _inside(folder, entry["file"])
         # only the temporary name tbdse gives that output (a crafted manifest
         # cannot point tbdse at another file to delete)

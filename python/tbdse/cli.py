@@ -4,6 +4,7 @@ tbdse run experiments/quickstart.yaml -o results/quickstart
 tbdse run experiments/quickstart.yaml seed=3 'grid.gpu.sms=[15,30]'   # overrides; -o optional
 tbdse validate experiments/quickstart.yaml
 tbdse plot results/quickstart                 # figures again, from the results store
+tbdse adopt results/quickstart                # trust a folder an earlier tbdse wrote
 tbdse list [schemes|gpus|workloads|costs|metrics]
 tbdse example [NAME -o DIR]                   # the packaged examples: list, or run one
 tbdse completion bash > /etc/bash_completion.d/tbdse       # or zsh
@@ -195,6 +196,13 @@ def _parser() -> argparse.ArgumentParser:
         "--file",
         help="experiment file whose plots to draw (default: the folder's resolved.yaml)",
     )
+    adopt = sub.add_parser(
+        "adopt",
+        help="sign an output folder or results store that an earlier tbdse (or this user "
+        "elsewhere) wrote, so tbdse may replace its files: only files that still match their "
+        "recorded hashes",
+    )
+    adopt.add_argument("folder", help="output folder of `tbdse run`, or a results store")
     val = sub.add_parser("validate", help="check an experiment file without running it")
     val.add_argument("file")
     val.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help=OVERRIDES_HELP)
@@ -215,7 +223,7 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     ex.set_defaults(file=None, overrides=[], threads=None, overwrite=False, scheduler=None)
     ex.set_defaults(trace=False, input_root=None)
-    for command in (run, val, plot, lst, comp, ex):
+    for command in (run, val, plot, lst, comp, ex, adopt):
         talk = command.add_mutually_exclusive_group()
         talk.add_argument("-v", "--verbose", action="store_true", help="say more")
         talk.add_argument("-q", "--quiet", action="store_true", help="say only warnings and errors")
@@ -265,6 +273,11 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "completion":
         _completion(args.shell)
+        return 0
+    if args.command == "adopt":
+        from tbdse._adopt import adopt
+
+        adopt(args.folder, echo=log.info)
         return 0
     if args.command == "plot":
         from pathlib import Path

@@ -34,7 +34,7 @@ import yaml
 from tbdse import _inputs
 from tbdse._dse_sections import SearchSpec
 from tbdse._files import write_text
-from tbdse._outdir import MANIFEST, OutputFolder
+from tbdse._outdir import MANIFEST, STORE, OutputFolder
 from tbdse._overrides import apply_overrides
 from tbdse._plan import Axes, Plan, build_plan, namespaces
 from tbdse.errors import ConfigError, SweepInterrupted
@@ -310,10 +310,26 @@ class Experiment:
                 f"{out_dir} holds no results of experiment '{self.name}' (no {MANIFEST}); "
                 "run it first: tbdse run FILE -o FOLDER"
             )
+        if self.search is not None:
+            # its trials are not the plan's runs: only running it again draws them
+            raise ConfigError(
+                f"tbdse plot cannot redraw the figures of search experiment '{self.name}' (its "
+                f"trials are chosen as it runs); run it again instead, which reuses the stored "
+                f"runs: tbdse run FILE -o {out_dir}"
+            )
+        if not (Path(out_dir) / STORE / "tbdse-store.json").is_file():
+            raise ConfigError(f"{out_dir} has no results store ({STORE}/): no rows to plot")
         out = OutputFolder(out_dir, self.name, self.source, [], overwrite=False, any_source=True)
         try:
             runner = Runner(self.plan(), 1, False, "record", out.store)
             frame = runner.frame()
+            if frame.empty:  # a figure is never replaced by an empty one
+                out.finish(list(out.files), prune=False)
+                raise ConfigError(
+                    f"the results store {out.store.path} holds no rows of this experiment's "
+                    "runs (or of this build of tbdse): no rows to plot, figures left as they "
+                    "are; run it again: tbdse run FILE -o " + str(out_dir)
+                )
             missing = runner.plan.main_runs - len(frame)
             if missing:
                 echo(f"{missing} of {runner.plan.main_runs} runs are not in the store; not drawn")

@@ -405,6 +405,10 @@ def sweep(
         DeadlockError: a run cannot finish (with ``on_error='raise'``).
         SweepInterrupted: Ctrl-C; ``.results`` holds the finished rows.
     """
+    if store is not None and checkpoint is not None:
+        raise ConfigError(
+            "give the results store as store= or as checkpoint= (its former name), not both"
+        )
     workloads, gpus, schemes = _normalise(workload, gpu, scheme)
     base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
     axes = Axes.build(grid, zip, namespaces(schemes, workloads))

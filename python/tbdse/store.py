@@ -9,22 +9,37 @@ rows from another build of tbdse are never taken for this one's.
 
 Layout::
 
-    tbdse-store.json     what the folder is (written once)
-    ledger.jsonl         one line per chunk: its file name and SHA-256
+    tbdse-store.json     what the folder is (written once, signed)
+    ledger.jsonl         one line per chunk: its file name, SHA-256 and MAC
     chunk-<token>.parquet
     tbdse-store.lock     held (flock) by the sweep writing to the store
 
 Chunks are written to a temporary file, flushed, recorded in the ledger and
 renamed into place, so a kill at any point loses at most the chunk being
-written, and leaves nothing tbdse cannot recognise as its own.  Only files
-the ledger names with their current content are ever read as rows or
-deleted; anything else in the folder is left alone.  One sweep writes a store
-at a time: a second is refused with the name of the first (pid, host, start).
+written, and leaves nothing tbdse cannot recognise as its own.  Every ledger
+entry (and the description) carries a MAC made with this user's key over
+(purpose, the store's resolved path, the file's name, its digest)
+(:mod:`tbdse._ownership`): a hash proves only that a file is unchanged, the
+MAC that this user's tbdse wrote it here.  Only chunks whose entry verifies
+and whose content still has its digest are read as rows, renamed or deleted;
+a ledger with an entry that does not verify (crafted, copied, another user's,
+or an earlier tbdse's) is refused with the command that adopts the store
+(``tbdse adopt DIR``), and anything else in the folder is left alone.  One
+sweep writes a store at a time: a second is refused with the name of the
+first (pid, host, start).
+
+Rows: a chunk's ``_status`` must be a status tbdse writes and its metrics
+numbers; a chunk adopted from format 1 that lacks ``_timeout_s`` reads it as
+``inf`` (no limit), its documented default.  Every chunk must hold the
+metrics every run has (``makespan_cycles``, ``makespan_us``); other metrics may differ
+between chunks (sweeps of other schemes record other statistics) and read as
+NaN where a chunk lacks them.  Rows of one key (seed, hash, replicate, build)
+that are equal are one row; a timed-out row gives way to a finished one (or
+to one timed out under a longer limit); any other disagreement is refused.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -32,7 +47,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from tbdse._files import (
@@ -47,38 +61,20 @@ from tbdse._files import (
     unlink_if_unchanged,
     write_text,
 )
+from tbdse._ownership import adopt_hint, sign, verifies
+from tbdse._store_rows import KEY_COLUMNS, build_id, key_frame, merge, read_chunk
 from tbdse.errors import ConfigError
 
-__all__ = ["ResultsStore", "build_id"]
+__all__ = ["KEY_COLUMNS", "ResultsStore", "build_id", "key_frame"]
 
 STORE_FILE = "tbdse-store.json"
 LEDGER = "ledger.jsonl"
 LOCK = "tbdse-store.lock"
-FORMAT = 1
-# Columns every stored row has besides the metrics.
+FORMAT = 2  # 2: entries signed (MACs); 1: hashes only (tbdse adopt DIR)
+STORE_MAC, CHUNK_MAC, TEMPORARY_MAC = "results-store", "store-chunk", "store-temporary"
 # The names tbdse gives chunks and their temporaries: nothing else is read or deleted.
 _CHUNK = re.compile(r"chunk-[0-9a-f]{16}\.parquet")
 _PENDING = re.compile(r"\.chunk-[0-9a-f]{16}\.parquet\.tmp")
-# dtype kinds of the key columns as tbdse writes them (i: int, f: float, O: text)
-_KEY_KINDS = {
-    "_seed": "iu",
-    "_hash": "iu",
-    "_replicate": "iu",
-    "_status": "iu",
-    "_timeout_s": "f",
-    "_build": "OSU",
-    "_error": "OSU",
-}
-KEY_COLUMNS = ("_seed", "_hash", "_replicate", "_build", "_status", "_error", "_timeout_s")
-
-
-@functools.cache
-def build_id() -> str:
-    """The compiled core that produces rows: its version and a hash of the extension."""
-    from tbdse import _core
-
-    digest = sha256_file(Path(_core.__file__ or "")) or "unknown"
-    return f"{_core.__version__}+{digest[:16]}"
 
 
 class ResultsStore:
@@ -90,9 +86,10 @@ class ResultsStore:
     """
 
     def __init__(self, path: str | Path) -> None:
+        if not isinstance(path, str | os.PathLike) or not str(path).strip() or "\0" in str(path):
+            shown = "a NUL character" if "\0" in str(path) else repr(path)[:80]
+            raise ConfigError(f"a results store must be named by a folder path; got {shown}")
         self.path = Path(path)
-        if not str(path).strip():
-            raise ConfigError("a results store must be named by a folder path; got ''")
         require_no_link(self.path, "results store")
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(
@@ -109,8 +106,7 @@ class ResultsStore:
             self._check_meta(meta)
         else:
             self._refuse_foreign()
-            text = json.dumps({"tool": "tbdse", "kind": "results-store", "format": FORMAT}) + "\n"
-            atomic_write(meta, lambda p: write_text(p, text))
+            atomic_write(meta, lambda p: write_text(p, description(self.path)))
 
     def __repr__(self) -> str:
         return f"ResultsStore({str(self.path)!r})"
@@ -124,11 +120,18 @@ class ResultsStore:
                 f"{meta} is not a tbdse results store's description; this folder is not a "
                 "results store tbdse wrote: use another folder"
             )
+        if data.get("format") == 1:
+            raise ConfigError(
+                f"results store {meta.parent} was written by an earlier tbdse (format 1). "
+                + adopt_hint(meta.parent)
+            )
         if data.get("format") != FORMAT:
             raise ConfigError(
                 f"results store {meta.parent} has format {data.get('format')}, which this tbdse "
                 f"(format {FORMAT}) cannot read; use another folder"
             )
+        if not verifies(data.get("mac"), STORE_MAC, meta.parent, STORE_FILE, str(FORMAT)):
+            raise ConfigError(f"results store {meta.parent}: " + adopt_hint(meta.parent))
 
     def _refuse_foreign(self) -> None:
         """A store is made only in a new or empty folder: never among files
@@ -154,8 +157,23 @@ class ResultsStore:
             if isinstance(entry, dict):
                 yield entry
 
+    def _signed(self, entry: dict[str, Any]) -> bool:
+        """``entry`` is one this user's tbdse wrote in this store."""
+        pending, name = entry.get("pending"), entry.get("file")
+        if isinstance(pending, str) and name is None:
+            return bool(_PENDING.fullmatch(pending)) and verifies(
+                entry.get("mac"), TEMPORARY_MAC, self.path, pending, ""
+            )
+        digest = entry.get("sha256")
+        return (
+            isinstance(name, str)
+            and bool(_CHUNK.fullmatch(name))
+            and isinstance(digest, str)
+            and verifies(entry.get("mac"), CHUNK_MAC, self.path, name, digest)
+        )
+
     def _ledger_is_ours(self) -> bool:
-        """Every line of the ledger is an entry tbdse writes (or one torn by a kill)."""
+        """Every line of the ledger is an entry tbdse wrote (or one torn by a kill)."""
         try:
             text = read_record(self.path / LEDGER, "results store ledger")
         except ConfigError:
@@ -164,16 +182,26 @@ class ResultsStore:
             entry = parse_json(line)
             if entry is None and line.startswith('{"'):
                 continue  # torn by a kill
-            if not isinstance(entry, dict) or not (
-                _PENDING.fullmatch(str(entry.get("pending", "")))
-                or _CHUNK.fullmatch(str(entry.get("file", "")))
-            ):
+            if not isinstance(entry, dict) or not self._signed(entry):
                 return False
         return True
 
+    def _proved_entries(self) -> list[dict[str, Any]]:
+        """The ledger's entries, each proved to be this user's tbdse's; one
+        that is not makes the store refused (nothing in it is touched)."""
+        entries = list(self._entries())
+        for entry in entries:
+            if not self._signed(entry):
+                name = entry.get("file", entry.get("pending"))
+                raise ConfigError(
+                    f"{self.path / LEDGER} lists {str(name)[:80]!r} without this user's "
+                    "signature. " + adopt_hint(self.path)
+                )
+        return entries
+
     def _pending(self) -> list[Path]:
         """Temporaries the ledger announced (names tbdse gives them, nothing else)."""
-        names = (e.get("pending") for e in self._entries())
+        names = (e.get("pending") for e in self._proved_entries())
         return [self.path / n for n in names if isinstance(n, str) and _PENDING.fullmatch(n)]
 
     def _chunks(self) -> dict[str, str]:
@@ -189,6 +217,11 @@ class ResultsStore:
                 raise ConfigError(
                     f"{self.path / LEDGER} names {str(name)[:80]!r}, which is not a chunk "
                     "tbdse writes: the ledger is not tbdse's; use another folder"
+                )
+            if not self._signed(e):
+                raise ConfigError(
+                    f"{self.path / LEDGER} lists chunk {name} without this user's signature. "
+                    + adopt_hint(self.path)
                 )
             chunks[name] = digest
         return chunks
@@ -207,7 +240,9 @@ class ResultsStore:
 
     # -- reading ------------------------------------------------------------------------
     def rows(self) -> pd.DataFrame:
-        """Every stored row (key columns, status, error and metrics), in chunk order."""
+        """Every stored row (key columns, status, error and metrics), in chunk
+        order, one per key (see the module docs)."""
+        self._proved_entries()  # a ledger with any unproved entry is not read
         frames = []
         for name, digest in self._chunks().items():
             file = self.path / name
@@ -219,23 +254,10 @@ class ResultsStore:
                     "changed, or it is a link or not a file); move it away and rerun, which "
                     "simulates its runs again"
                 )
-            try:
-                frame = pd.read_parquet(file)
-            except Exception as exc:  # pyarrow raises several types for a damaged file
-                raise ConfigError(f"results store chunk {file} cannot be read ({exc})") from None
-            missing = set(KEY_COLUMNS) - set(frame.columns)
-            if missing:
-                raise ConfigError(f"results store chunk {file} lacks {', '.join(sorted(missing))}")
-            for column, kind in _KEY_KINDS.items():
-                if frame[column].dtype.kind not in kind:
-                    raise ConfigError(
-                        f"results store chunk {file}: column {column} has type "
-                        f"{frame[column].dtype}, not the one tbdse writes"
-                    )
-            frames.append(frame)
+            frames.append((file, read_chunk(file)))
         if not frames:
             return pd.DataFrame({c: pd.Series(dtype=object) for c in KEY_COLUMNS})
-        return pd.concat(frames, ignore_index=True)
+        return merge(frames)
 
     def summary(self) -> pd.Series:
         """Stored rows per status."""
@@ -285,12 +307,12 @@ class ResultsStore:
         token = new_token()
         final = f"chunk-{token}.parquet"
         tmp = self.path / f".{final}.tmp"
-        self._append({"pending": tmp.name})
+        self._append({"pending": tmp.name, "mac": sign(TEMPORARY_MAC, self.path, tmp.name, "")})
         atomic_write(
             self.path / final,
             lambda p: frame.to_parquet(p, index=False),
             temporary=tmp,
-            before_rename=lambda d: self._append({"file": final, "sha256": d}),
+            before_rename=lambda d: self._append(chunk_entry(self.path, final, d)),
         )
 
     def _foreign(self) -> list[str]:
@@ -344,26 +366,13 @@ class ResultsStore:
         return True
 
 
-def key_frame(
-    seed: int,
-    hashes: np.ndarray,
-    replicates: np.ndarray,
-    res: Mapping[str, Any],
-    timeout_s: float | None = None,
-) -> pd.DataFrame:
-    """A chunk's rows as stored: key columns, status, error, the time limit
-    the runs had (inf: none), then the metrics."""
-    frame = pd.DataFrame(res["metrics"], columns=list(res["columns"]))
-    n = len(frame)
-    head = pd.DataFrame(
-        {
-            "_seed": np.full(n, np.uint64(seed)).view(np.int64),
-            "_hash": np.asarray(hashes, dtype=np.uint64).view(np.int64),
-            "_replicate": np.asarray(replicates, dtype=np.int64),
-            "_build": [build_id()] * n,
-            "_status": np.asarray(res["status"], dtype=np.int8),
-            "_error": list(res["errors"]),
-            "_timeout_s": np.full(n, np.inf if timeout_s is None else float(timeout_s)),
-        }
-    )
-    return pd.concat([head, frame], axis=1)
+def description(folder: Path) -> str:
+    """The text of a store's description (``tbdse-store.json``), signed for ``folder``."""
+    mac = sign(STORE_MAC, folder, STORE_FILE, str(FORMAT))
+    data = {"tool": "tbdse", "kind": "results-store", "format": FORMAT, "mac": mac}
+    return json.dumps(data) + "\n"
+
+
+def chunk_entry(folder: Path, name: str, digest: str) -> dict[str, str]:
+    """A ledger entry for chunk ``name`` of the store ``folder``, signed."""
+    return {"file": name, "sha256": digest, "mac": sign(CHUNK_MAC, folder, name, digest)}
