@@ -248,6 +248,11 @@ def _default_out(name: str) -> str:
     """results/<experiment>/<date-time>, a folder that does not exist yet."""
     from pathlib import Path
 
+    from tbdse._experiment_file import name_problem
+
+    why = name_problem(name)  # checked when the file was read; kept below results/ regardless
+    if why is not None:
+        raise ConfigError(f"the experiment's name {why}; pass -o to choose the output folder")
     base = Path("results") / name / time.strftime("%Y%m%d-%H%M%S")
     out, n = base, 1
     while out.exists():
@@ -341,6 +346,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # A full or read-only disk, a file system refusing an operation: the
+        # system's reason and the file, not a traceback.
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {exc.strerror or type(exc).__name__}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -394,12 +394,14 @@ def load(
     followed) below that folder; the experiment file itself is the caller's
     choice and is not confined.  The experiment keeps the root for the files
     its sweep reads again (a swept workload parameter)."""
-    from tbdse._experiment_file import parse
+    from tbdse._experiment_file import default_name, parse
 
     doc = load_yaml(path)
     doc.data = apply_overrides(doc.data, overrides)
     with _inputs.input_root(input_root) as root:
-        exp = parse(doc, base_dir=Path(path).resolve().parent, default_name=Path(path).stem)
+        exp = parse(
+            doc, base_dir=Path(path).resolve().parent, default_name=default_name(Path(path).stem)
+        )
     exp.input_root = root
     return exp
 
