@@ -591,6 +591,7 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
         return
     preview = runner.preview()
     if exp.search is not None:  # a search's table leads with its trial columns
+        _check_objectives(problems, exp.search.objectives, preview)
         preview.insert(0, "trial", 0)
         preview.insert(1, "trial_state", "complete")
     outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, LOCK, STORE, "trace.json"}
@@ -611,6 +612,31 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
                 )
         if _check_plot_columns(problems, path, spec, preview):
             _check_plot_rows(problems, path, spec, preview)
+
+
+def _check_objectives(problems: Problems, goals: dict[str, str], frame: pd.DataFrame) -> None:
+    """Each objective is a numeric result column: known now, not after the
+    first batch of trials has run."""
+    from tbdse.results import column, metric_info
+
+    def numeric(name: str) -> bool:
+        dtype = frame[name].dtype
+        return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+    metrics = [c for c in frame.columns if c in metric_info() and numeric(c)]
+    for name in goals:
+        where = ("search", "objectives", name)
+        try:
+            found = column(frame, name)
+        except ConfigError:
+            problems.add(where, _missing_column(name, frame))
+            continue
+        if not numeric(found):
+            problems.add(
+                where,
+                f"objective '{name}' is a text column; an objective must be numeric, e.g. "
+                + ", ".join(metrics),
+            )
 
 
 def _missing_column(name: str, frame: pd.DataFrame) -> str:

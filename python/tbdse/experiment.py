@@ -197,6 +197,10 @@ class Experiment:
         hash), and holds the folder's lock for the whole run.
         """
         del resume
+        if executor is not None:  # a bad address is refused before the folder is claimed
+            from tbdse.executors import check_executor
+
+            check_executor(executor)
         out = OutputFolder(
             out_dir,
             self.name,
