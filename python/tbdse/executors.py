@@ -146,9 +146,35 @@ def run_distributed(runner: Runner, executor: Any) -> None:
             client.close()
 
 
+def build() -> str:
+    """This process's tbdse (a worker's is compared with the driver's)."""
+    return str(_core.__version__)
+
+
+def check_workers(client: Any) -> None:
+    """Every worker runs the driver's tbdse: another version would simulate
+    other rows under the same keys, or fail to load the plan."""
+    mine = build()
+    try:
+        theirs = client.run(build)
+    except Exception as exc:  # no tbdse there at all, or the cluster went away
+        raise ConfigError(
+            f"cannot ask the Dask workers which tbdse they run ({type(exc).__name__}: {exc}); "
+            f"install tbdse {mine} on every worker"
+        ) from None
+    other = {worker: b for worker, b in theirs.items() if b != mine}
+    if other:
+        shown = ", ".join(f"{w} runs tbdse {b}" for w, b in sorted(other.items())[:5])
+        raise ConfigError(
+            f"Dask workers run another tbdse than this one (tbdse {mine}): {shown}; "
+            "install the same tbdse on every worker"
+        )
+
+
 def _submit_and_collect(runner: Runner, client: Any, todo: np.ndarray) -> None:
     from distributed import as_completed
 
+    check_workers(client)
     workers = sum(client.nthreads().values()) or 1
     plan_future = client.scatter(runner.plan, broadcast=True, hash=False)
     key = uuid.uuid4().hex
