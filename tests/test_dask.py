@@ -137,3 +137,15 @@ def test_a_bad_executor_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(td.ConfigError, match="cannot reach the Dask scheduler"):
         executors.as_client("tcp://127.0.0.1:1")
+
+
+def test_a_worker_of_another_tbdse_is_refused_naming_both(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The driver pretends to be another build; the workers keep their own.
+    theirs = td.__version__
+    monkeypatch.setattr(executors._core, "__version__", "0.0.0-other")
+    with pytest.raises(td.ConfigError) as caught:
+        sweep(executor=client)
+    message = str(caught.value)
+    assert "(tbdse 0.0.0-other)" in message and f"runs tbdse {theirs}" in message

@@ -56,6 +56,8 @@ def _quickstart() -> dict[str, Any]:
         lambda d: d["outputs"]["plots"][0].update(xx="label"),  # plot key
         lambda d: d.update(schemes=["wirefrme"]),  # scheme name
         lambda d: d.update(replicates=0),
+        lambda d: d.update(name="../../elsewhere"),  # one folder name only (issue 33)
+        lambda d: d.update(name=".hidden"),
     ],
 )
 def test_a_misspelt_key_or_bad_value_fails(validator: Any, change: Any) -> None:

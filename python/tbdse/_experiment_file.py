@@ -170,17 +170,20 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
             if len(got) > 1:
                 problems.add((many,), f"a search runs one {one}; got {len(got)}")
     tables, plots = _outputs(problems, data.get("outputs"))
-    for key in ("name", "description"):
-        # str() of a list or mapping would pass silently into tables and file names.
-        value = data.get(key)
-        if key in data and (not isinstance(value, str) or (key == "name" and not value)):
-            problems.add(
-                (key,), f"must be {'non-empty ' if key == 'name' else ''}text; got {excerpt(value)}"
-            )
+    # str() of a list or mapping would pass silently into tables and file names.
+    if "description" in data and not isinstance(data["description"], str):
+        problems.add(("description",), f"must be text; got {excerpt(data['description'])}")
+    name = data.get("name", default_name)
+    why = name_problem(name)
+    if why is not None:
+        # The name picks the default output folder (results/<name>/...): a
+        # shared file must not choose where a run writes.
+        said = "got" if "name" in data else "the default name given is"
+        problems.add(("name",), f"{why}; {said} {excerpt(name)}")
     problems.raise_if_any()
 
     exp = Experiment(
-        name=str(data.get("name", default_name)),
+        name=str(name),
         workloads=workloads,
         gpus=gpus,
         schemes=schemes,
@@ -202,6 +205,34 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
     _check_sweep(problems, exp)
     problems.raise_if_any()
     return exp
+
+
+NAME_MAX = 100
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+NAME_RULE = (
+    f"must be one folder name of 1 to {NAME_MAX} letters, digits, '.', '_' or '-' "
+    "(no '/', not starting with '.' or '-')"
+)
+
+
+def name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot be an experiment's name, or None: it names the
+    folder results/<name>/ of a run without -o, so it is one path component."""
+    if (
+        not isinstance(name, str)
+        or not 1 <= len(name) <= NAME_MAX
+        or not set(name) <= _NAME_CHARS
+        or name[0] in ".-"
+    ):
+        return NAME_RULE
+    return None
+
+
+def default_name(stem: str) -> str:
+    """An experiment's name from its file's name: the characters a name may
+    not hold become '_' (``my exp.yaml`` -> ``my_exp``)."""
+    name = "".join(c if c in _NAME_CHARS else "_" for c in stem)[:NAME_MAX].lstrip(".-")
+    return name or "experiment"
 
 
 def _one_of(value: Any, names: Any) -> bool:
@@ -560,6 +591,7 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
         return
     preview = runner.preview()
     if exp.search is not None:  # a search's table leads with its trial columns
+        _check_objectives(problems, exp.search.objectives, preview)
         preview.insert(0, "trial", 0)
         preview.insert(1, "trial_state", "complete")
     outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, LOCK, STORE, "trace.json"}
@@ -580,6 +612,31 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
                 )
         if _check_plot_columns(problems, path, spec, preview):
             _check_plot_rows(problems, path, spec, preview)
+
+
+def _check_objectives(problems: Problems, goals: dict[str, str], frame: pd.DataFrame) -> None:
+    """Each objective is a numeric result column: known now, not after the
+    first batch of trials has run."""
+    from tbdse.results import column, metric_info
+
+    def numeric(name: str) -> bool:
+        dtype = frame[name].dtype
+        return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+    metrics = [c for c in frame.columns if c in metric_info() and numeric(c)]
+    for name in goals:
+        where = ("search", "objectives", name)
+        try:
+            found = column(frame, name)
+        except ConfigError:
+            problems.add(where, _missing_column(name, frame))
+            continue
+        if not numeric(found):
+            problems.add(
+                where,
+                f"objective '{name}' is a text column; an objective must be numeric, e.g. "
+                + ", ".join(metrics),
+            )
 
 
 def _missing_column(name: str, frame: pd.DataFrame) -> str:

@@ -15,7 +15,6 @@ process is told who holds it instead of racing it.
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import hashlib
 import json
@@ -36,6 +35,7 @@ __all__ = [
     "new_token",
     "os_problem",
     "require_no_link",
+    "require_replaceable",
     "sha256_file",
     "unlink_if_unchanged",
     "write_text",
@@ -148,6 +148,40 @@ def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def _kind(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, what in (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+def require_replaceable(path: Path) -> None:
+    """Refuses ``path`` as a target unless it is missing or a regular file:
+    tbdse writes only regular files it creates, so a link, FIFO, device or
+    folder in its place is never replaced (nor written through)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, OSError):
+            raise os_problem(path, "write", exc) from None
+        raise ConfigError(f"cannot write {path}: not a valid file name") from None
+    if not stat.S_ISREG(mode):
+        raise ConfigError(
+            f"cannot write {path}: it is {_kind(mode)}; tbdse writes only regular files and "
+            "never replaces anything else: choose another path, or move it away"
+        )
+
+
 def atomic_write(
     path: Path,
     write: Callable[[Path], None],
@@ -158,31 +192,54 @@ def atomic_write(
     """Calls ``write(temporary)``, flushes it to disk and renames it to ``path``;
     returns the SHA-256 of what was written.
 
-    The temporary file is created new (never an existing file: a random name
-    by default), so a kill leaves either the old ``path`` or the new one, never
-    half of one, and never touches a file tbdse did not create.
+    The temporary file is created new (``O_EXCL | O_NOFOLLOW``: never an
+    existing file or a link; a random name by default), so a kill leaves
+    either the old ``path`` or the new one, never half of one, and never
+    touches a file tbdse did not create.  Before the rename the temporary must
+    still be the file created here, and ``path`` missing or a regular file:
+    a link, FIFO, device or folder there is refused (ConfigError), not replaced.
     ``before_rename(sha256)`` runs once the content is on disk, before it
-    takes ``path``'s place (to record it first).
+    takes ``path``'s place (to record it first).  An OSError (a full or
+    read-only disk) is a ConfigError naming ``path``.
     """
     tmp = temporary or path.with_name(f".{path.name}.tbdse-{new_token()}.tmp")
+    require_replaceable(path)
+    ours = False  # the temporary at tmp is the file created here
     try:
-        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644))
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(tmp, flags, 0o644)
+        ours = True
+        made = os.fstat(fd)
+        os.close(fd)
         write(tmp)
-        with open(tmp, "rb+") as f:
+        ours = False  # until the file at tmp is shown to be the one created here
+        fd = os.open(tmp, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            now = os.fstat(f.fileno())
+            ours = (now.st_dev, now.st_ino) == (made.st_dev, made.st_ino)
+            if not ours:  # someone else's file now: leave it
+                raise ConfigError(
+                    f"cannot write {path}: its temporary file {tmp} was replaced while tbdse "
+                    "wrote it; is another program using this folder?"
+                )
             os.fsync(f.fileno())
-        digest = sha256_file(tmp)
-        assert digest is not None
+            digest = hashlib.sha256()
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
         if before_rename is not None:
-            before_rename(digest)
+            before_rename(digest.hexdigest())
+        require_replaceable(path)  # again: it may have changed while the file was written
         os.replace(tmp, path)
+        ours = False
     except OSError as exc:
-        if exc.errno != errno.EEXIST:
+        if ours:
             tmp.unlink(missing_ok=True)
         raise os_problem(path, "write", exc) from None
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        if ours:
+            tmp.unlink(missing_ok=True)
         raise
-    return digest
+    return digest.hexdigest()
 
 
 def _holder(fd: int) -> dict[str, object] | None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 import pandas as pd
 
-from tbdse._files import atomic_write
+from tbdse._files import atomic_write, require_replaceable
 from tbdse._inputs import excerpt
 from tbdse.errors import ConfigError
 
@@ -182,7 +182,8 @@ def write_perfetto(
     target = Path(path)
     if target.is_dir():
         raise ConfigError(f"{target} is a folder; to_perfetto needs a file path (e.g. run.json)")
-    if (target.exists() or target.is_symlink()) and not overwrite:
+    require_replaceable(target)  # a link, FIFO or device: refused even with overwrite
+    if target.exists() and not overwrite:
         raise ConfigError(
             f"{target} exists; tbdse does not overwrite a file it did not write: choose another "
             "path or pass overwrite=True"

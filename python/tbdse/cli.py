@@ -12,22 +12,27 @@ python -m tbdse ...                                         # the same command
 
 Exit status: 0 success; 1 a run failed (or runs recorded as failed that the
 file does not expect); 2 bad input (a ConfigError: the file, its values, the
-output folder); 130 interrupted (Ctrl-C).
+output folder); 130 interrupted (Ctrl-C); 143 / 129 stopped by SIGTERM / SIGHUP,
+which clean up as Ctrl-C does (temporary files removed, finished runs kept).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 
@@ -256,6 +261,11 @@ def _default_out(name: str) -> str:
     """results/<experiment>/<date-time>, a folder that does not exist yet."""
     from pathlib import Path
 
+    from tbdse._experiment_file import name_problem
+
+    why = name_problem(name)  # checked when the file was read; kept below results/ regardless
+    if why is not None:
+        raise ConfigError(f"the experiment's name {why}; pass -o to choose the output folder")
     base = Path("results") / name / time.strftime("%Y%m%d-%H%M%S")
     out, n = base, 1
     while out.exists():
@@ -332,19 +342,52 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # a kill, a closed terminal: stop as Ctrl-C does
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[list[int]]:
+    """While the block runs, SIGTERM and SIGHUP raise KeyboardInterrupt as
+    SIGINT does, so temporary files are removed and finished rows kept; the
+    list yielded holds the signal received.  A signal set to be ignored (nohup)
+    stays ignored; a second one while unwinding is ignored, so clean-up ends."""
+    got: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        if not got:
+            got.append(signum)
+            raise KeyboardInterrupt
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in STOP_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+                previous[number] = signal.signal(number, stop)
+    try:
+        yield got
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    with _stop_signals() as got:
+        return _main(argv, got)
+
+
+def _main(argv: Sequence[str] | None, got: list[int]) -> int:
     try:
         args = _parser().parse_args(argv)
         return _run(args)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except SweepInterrupted as exc:
-        print(f"\n{exc}", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # SweepInterrupted too: it says what was kept
+        by = f" by {signal.Signals(got[0]).name}" if got else ""
+        said = str(exc) if isinstance(exc, SweepInterrupted) else "interrupted"
+        print(f"\n{said}{by}", file=sys.stderr)
+        return 128 + (got[0] if got else signal.SIGINT)  # the shells' convention
     except SimulationError as exc:
         print(f"simulation error: {exc}", file=sys.stderr)
         return 1
@@ -354,6 +397,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # A full or read-only disk, a file system refusing an operation: the
+        # system's reason and the file, not a traceback.
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {exc.strerror or type(exc).__name__}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from tbdse._plan import Plan
     from tbdse.runner import Runner
 
-__all__ = ["as_client", "run_chunk"]
+__all__ = ["as_client", "check_executor", "run_chunk"]
 
 CHUNK_WEIGHT = 2e6  # tasks' worth of runs in one chunk: seconds of work, a few ms of overhead
 CHUNKS_PER_WORKER = 4  # at least this many chunks per worker thread, for balance
@@ -50,25 +50,50 @@ _cores_lock = threading.Lock()
 _CORES_KEPT = 4  # plans a worker keeps built, most recent first
 
 
-def as_client(executor: Any) -> Any:
-    """A ``distributed.Client`` from a client or a scheduler address."""
+def check_executor(executor: Any) -> None:
+    """Refuses, without connecting, an executor that cannot be one: no Dask
+    installed, not a Client or text, or an address Dask cannot parse.  Called
+    before an output folder or store is claimed."""
     try:
         from distributed import Client
+        from distributed.comm.addressing import parse_address, parse_host_port
+        from distributed.comm.registry import get_backend
     except ImportError:
         raise ConfigError(
             "running on a cluster needs Dask distributed: pip install 'dask[distributed]'"
         ) from None
     if isinstance(executor, Client):
+        return
+    if not isinstance(executor, str) or not executor.strip():
+        raise ConfigError(
+            f"executor must be a distributed.Client or a scheduler address (tcp://host:8786); "
+            f"got {type(executor).__name__}"
+        )
+    try:
+        scheme, location = parse_address(executor.strip())
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            host, port = parse_host_port(location)
+            if not host or not 0 < int(port) < 65536:
+                raise ValueError("no host, or a port outside 1..65535")
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(
+            f"the Dask scheduler address {executor!r} cannot be used ({exc}); give "
+            "[scheme://]host:port, e.g. tcp://scheduler:8786"
+        ) from None
+
+
+def as_client(executor: Any) -> Any:
+    """A ``distributed.Client`` from a client or a scheduler address."""
+    from distributed import Client
+
+    check_executor(executor)
+    if isinstance(executor, Client):
         return executor
-    if isinstance(executor, str) and executor.strip():
-        try:
-            return Client(executor, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as exc:
-            raise ConfigError(f"cannot reach the Dask scheduler at {executor}: {exc}") from None
-    raise ConfigError(
-        f"executor must be a distributed.Client or a scheduler address (tcp://host:8786); "
-        f"got {type(executor).__name__}"
-    )
+    try:
+        return Client(executor, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ConfigError(f"cannot reach the Dask scheduler at {executor}: {exc}") from None
 
 
 def run_chunk(
@@ -121,9 +146,35 @@ def run_distributed(runner: Runner, executor: Any) -> None:
             client.close()
 
 
+def build() -> str:
+    """This process's tbdse (a worker's is compared with the driver's)."""
+    return str(_core.__version__)
+
+
+def check_workers(client: Any) -> None:
+    """Every worker runs the driver's tbdse: another version would simulate
+    other rows under the same keys, or fail to load the plan."""
+    mine = build()
+    try:
+        theirs = client.run(build)
+    except Exception as exc:  # no tbdse there at all, or the cluster went away
+        raise ConfigError(
+            f"cannot ask the Dask workers which tbdse they run ({type(exc).__name__}: {exc}); "
+            f"install tbdse {mine} on every worker"
+        ) from None
+    other = {worker: b for worker, b in theirs.items() if b != mine}
+    if other:
+        shown = ", ".join(f"{w} runs tbdse {b}" for w, b in sorted(other.items())[:5])
+        raise ConfigError(
+            f"Dask workers run another tbdse than this one (tbdse {mine}): {shown}; "
+            "install the same tbdse on every worker"
+        )
+
+
 def _submit_and_collect(runner: Runner, client: Any, todo: np.ndarray) -> None:
     from distributed import as_completed
 
+    check_workers(client)
     workers = sum(client.nthreads().values()) or 1
     plan_future = client.scatter(runner.plan, broadcast=True, hash=False)
     key = uuid.uuid4().hex

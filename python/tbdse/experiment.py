@@ -198,6 +198,10 @@ class Experiment:
         hash), and holds the folder's lock for the whole run.
         """
         del resume
+        if executor is not None:  # a bad address is refused before the folder is claimed
+            from tbdse.executors import check_executor
+
+            check_executor(executor)
         out = OutputFolder(
             out_dir,
             self.name,
@@ -411,12 +415,14 @@ def load(
     followed) below that folder; the experiment file itself is the caller's
     choice and is not confined.  The experiment keeps the root for the files
     its sweep reads again (a swept workload parameter)."""
-    from tbdse._experiment_file import parse
+    from tbdse._experiment_file import default_name, parse
 
     doc = load_yaml(path)
     doc.data = apply_overrides(doc.data, overrides)
     with _inputs.input_root(input_root) as root:
-        exp = parse(doc, base_dir=Path(path).resolve().parent, default_name=Path(path).stem)
+        exp = parse(
+            doc, base_dir=Path(path).resolve().parent, default_name=default_name(Path(path).stem)
+        )
     exp.input_root = root
     return exp
 

@@ -518,7 +518,8 @@ class Result:
         the mean TB duration).  A worklist run: each series of
         :meth:`trace` as a counter.  Times are microseconds at the GPU clock.
         Needs ``simulate(..., timeline=True)``; an existing file is replaced only
-        with ``overwrite=True``; more than ``tbdse._perfetto.MAX_EVENTS`` events
+        with ``overwrite=True``, and only a regular file (a symbolic link, FIFO,
+        device or folder at ``path`` is refused); more than ``tbdse._perfetto.MAX_EVENTS`` events
         (5M) is refused."""
         from tbdse._perfetto import write_perfetto
 

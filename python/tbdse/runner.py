@@ -413,6 +413,10 @@ def sweep(
     base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
     axes = Axes.build(grid, zip, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, replicates, seed, base)
+    if executor is not None:  # before the store is claimed
+        from tbdse.executors import check_executor
+
+        check_executor(executor)
     runner = Runner(
         plan, threads, progress, on_error, store if store is not None else checkpoint, timeout_s
     )

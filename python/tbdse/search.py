@@ -235,6 +235,10 @@ def search(
             f"the study's directions ({[d.name.lower() for d in study.directions]}) differ from "
             f"the objectives' ({list(goals.values())})"
         )
+    if executor is not None:  # before the store is claimed
+        from tbdse.executors import check_executor
+
+        check_executor(executor)
     if store is not None and not isinstance(store, ResultsStore):
         store = ResultsStore(store)
     took_store = store is not None and not store.locked
@@ -277,7 +281,12 @@ def search(
 def _tell(optuna: Any, study: Any, trial: Any, rows: pd.DataFrame, goals: dict[str, str]) -> Any:
     from tbdse.results import column
 
-    values = [float(rows[column(rows, name)].astype(float).mean()) for name in goals]
+    values = []
+    for name in goals:
+        found = column(rows, name)
+        if not pd.api.types.is_numeric_dtype(rows[found].dtype):  # a text column: not a goal
+            raise ConfigError(f"objective '{name}' is a text column; an objective must be numeric")
+        values.append(float(rows[found].astype(float).mean()))
     ok = bool(len(rows) and (rows["status"] == "ok").all() and np.isfinite(values).all())
     state = optuna.trial.TrialState.COMPLETE if ok else optuna.trial.TrialState.FAIL
     study.tell(trial, values if ok else None, state=state)

@@ -268,7 +268,7 @@ def _outputs() -> dict[str, Any]:
 def experiment_schema() -> dict[str, Any]:
     """The JSON Schema (draft 7) of an experiment file, from the validator's tables."""
     from tbdse._dse_sections import SAMPLE_KEYS, SEARCH_KEYS
-    from tbdse._experiment_file import TOP_KEYS
+    from tbdse._experiment_file import NAME_MAX, TOP_KEYS
     from tbdse._plan import MAX_REPLICATES
 
     axes = {
@@ -281,7 +281,11 @@ def experiment_schema() -> dict[str, Any]:
         return {"type": "array", "items": {"$ref": ref}, "minItems": 1}
 
     top: dict[str, Any] = {
-        "name": {"type": "string", "minLength": 1, "description": "the experiment's name"},
+        "name": {
+            "type": "string",
+            "pattern": f"^[A-Za-z0-9_][A-Za-z0-9._-]{{0,{NAME_MAX - 1}}}$",
+            "description": "the experiment's name: one folder name (results/<name>/...)",
+        },
         "description": {"type": "string"},
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
         "replicates": {"type": "integer", "minimum": 1, "maximum": MAX_REPLICATES},
