@@ -118,9 +118,12 @@ BlockPlan plan_block(const VgiwParams& p, const CfgKernel& k, std::int32_t b, co
 RunOutput run_sgmf(const SgmfParams& p, const CfgKernel& k, const ResolvedRun& r, bool values) {
   const UnitCounts have = fabric_units(p);
   // The whole kernel's graph: every block once, one CVU injecting thread ids.
+  // No live value units: SGMF maps the whole kernel, so values crossing
+  // blocks pass directly between units as tokens (VGIW §1, §5 Fig. 11); the
+  // LVC and its LVUs are VGIW's additions (§3.4, Fig. 4).
   UnitCounts need{};
   for (std::int32_t b = 0; b < k.block_count(); ++b)
-    for (int t = 0; t < kUnitTypes; ++t) need[t] += t == CVU ? 0 : k.units(b)[t];
+    for (int t = 0; t < kUnitTypes; ++t) need[t] += t == CVU || t == LVU ? 0 : k.units(b)[t];
   need[CVU] = 1;
   RunOutput out;
   out.metrics.assign(kMetricCount, std::nan(""));
@@ -153,7 +156,7 @@ RunOutput run_sgmf(const SgmfParams& p, const CfgKernel& k, const ResolvedRun& r
       alu += static_cast<double>(blk.alu);
       special += static_cast<double>(blk.special);
       ldst += static_cast<double>(blk.ldst);
-      if (sampled) probe.thread(b, t, walker.steps(t), replicas);
+      if (sampled) probe.thread(b, t, replicas);
       const std::int32_t next = walker.next(t, b);
       if (next != k.exit_id() && next <= b) injections += 1;
       b = next;
@@ -167,16 +170,21 @@ RunOutput run_sgmf(const SgmfParams& p, const CfgKernel& k, const ResolvedRun& r
   StreamBounds sum;
   for (std::size_t b = 0; b < nb; ++b) {
     const BasicBlock& blk = blocks[b];
-    const auto own = static_cast<double>(fill_cycles(k.units(static_cast<std::int32_t>(b)), p.hop_cycles,
-                                                     std::llround(mem[b].load_latency)));
+    UnitCounts units = k.units(static_cast<std::int32_t>(b));
+    units[LVU] = 0;  // live values are tokens on SGMF (above)
+    const auto own = static_cast<double>(fill_cycles(units, p.hop_cycles, std::llround(mem[b].load_latency)));
     reach[b] += own;
     fill = std::max(fill, reach[b]);
     for (const std::int32_t s : blk.succ)
       if (static_cast<std::size_t>(s) > b) reach[static_cast<std::size_t>(s)] = std::max(reach[static_cast<std::size_t>(s)], reach[b]);
     const StreamBounds sb = stream_bounds(p, probe.config(), mem[b], runs[b], static_cast<double>(blk.ldst),
                                           static_cast<double>(replicas), static_cast<double>(have[LDST]));
+    // The L1's banks and port, DRAM and the MSHRs are shared: their loads add
+    // up.  Each block's LD/ST nodes are units of their own that run alongside
+    // every other block's, so their token buffers bound no more than the
+    // busiest block's (issue 29: a sum made SGMF 7x slower from 4 to 5 blocks).
     sum.ldst += sb.ldst, sum.banks += sb.banks, sum.dram += sb.dram, sum.mshr += sb.mshr;
-    sum.tokens += sb.tokens, dram_bytes += sb.dram_bytes;
+    sum.tokens = std::max(sum.tokens, sb.tokens), dram_bytes += sb.dram_bytes;
     lat += runs[b] * static_cast<double>(blk.ldst) * mem[b].load_latency;
   }
   const double stream = std::ceil(injections / static_cast<double>(replicas));

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
@@ -17,37 +18,56 @@ constexpr std::int64_t kWarp = 32;  // the streaming / hot choice is per 32 thre
 // Far enough apart that no queue forms between two probed accesses: unloaded
 // latencies (the machines bound bandwidth separately).
 constexpr Cycle kGap = 4096;
-constexpr int kArrayShift = 30;  // each (block, op) array 1 GB apart: aligned
+constexpr int kArrayShift = 30;  // each (block, op) array in its own 1 GB
+// Start lines are drawn from 16 MB of lines: every set of any L1 or L2 of
+// up to 2^17 sets is equally likely.
+constexpr std::uint64_t kStartLines = std::uint64_t{1} << 17;
+constexpr std::uint64_t kLine = 128;
 
-// Arrays start on a line (so equal thread indices share an L1 bank, as
-// cudaMalloc'd arrays do) but at different cache sets: an array of n
-// elements is not a multiple of the L1's way size unless n is a power of two.
-std::uint64_t array_base(std::int32_t b, std::int64_t op) {
-  const std::uint64_t id = static_cast<std::uint64_t>(b) * 64 + static_cast<std::uint64_t>(op % 64) + 1;
-  return (id << kArrayShift) + (id * 37 % 1024) * 128;
+std::uint64_t array_id(std::int32_t b, std::int64_t op) {
+  return static_cast<std::uint64_t>(b) * 64 + static_cast<std::uint64_t>(op % 64) + 1;
+}
+
+std::uint64_t start_line(std::int32_t b, std::int64_t op, std::uint64_t salt) {
+  const std::uint64_t h = mix64((static_cast<std::uint64_t>(b) << 32) ^ static_cast<std::uint64_t>(op) ^ salt);
+  return h % kStartLines * kLine;
 }
 
 }  // namespace
 
+// Arrays start on a line (so equal thread indices share an L1 bank, as
+// cudaMalloc'd arrays do) at a start line hashed from (block, op): an
+// allocator packing arrays of unrelated sizes leaves their starts at
+// unrelated cache sets.  (Before issue 29 the start set depended on the op
+// index alone, so every block's op-k array and hot line shared one L1 set.)
+std::uint64_t array_base(std::int32_t b, std::int64_t op) {
+  return (array_id(b, op) << kArrayShift) + start_line(b, op, 0xA11C0CA7EULL);
+}
+
+std::uint64_t hot_line_base(std::int32_t b, std::int64_t op) {
+  return (array_id(b, op) << kArrayShift) + (std::uint64_t{1} << (kArrayShift - 1)) +
+         start_line(b, op, 0x407111E5ULL);
+}
+
 std::uint64_t access_address(const BasicBlock& blk, std::int32_t b, std::int64_t op,
-                             std::int64_t thread, std::int64_t step, std::int64_t threads,
+                             std::int64_t thread, std::int64_t visit, std::int64_t threads,
                              std::uint64_t key) {
   const std::uint64_t base = array_base(b, op);
   const std::uint64_t group = static_cast<std::uint64_t>(thread / kWarp);
   const std::uint64_t h = mix64(key ^ mix64(group * 0x9E3779B97F4A7C15ULL ^
                                             (static_cast<std::uint64_t>(b) << 40) ^
                                             (static_cast<std::uint64_t>(op) << 52) ^
-                                            static_cast<std::uint64_t>(step)));
+                                            static_cast<std::uint64_t>(visit)));
   const double u = static_cast<double>(h >> 11) * 0x1.0p-53;
   if (u >= blk.mem_intensity)  // the block's hot line, one word per lane
-    return base + (std::uint64_t{1} << (kArrayShift - 1)) +
-           static_cast<std::uint64_t>((thread % kWarp) * kWord);
-  // Fresh data: element e of the array, the step's own slice of it.
-  const auto e = static_cast<std::uint64_t>(step) * static_cast<std::uint64_t>(threads) +
+    return hot_line_base(b, op) + static_cast<std::uint64_t>((thread % kWarp) * kWord);
+  // Fresh data: element e of the array, the visit's own slice of it (the
+  // k-th execution of a loop body by a thread reads its k-th element).
+  const auto e = static_cast<std::uint64_t>(visit) * static_cast<std::uint64_t>(threads) +
                  static_cast<std::uint64_t>(thread);
   switch (blk.pattern) {
     case MemPattern::COALESCED: return base + (e % (std::uint64_t{1} << 26)) * kWord;
-    case MemPattern::STRIDED: return base + (e % (std::uint64_t{1} << 21)) * 128;
+    case MemPattern::STRIDED: return base + (e % (std::uint64_t{1} << 21)) * kLine;
     case MemPattern::SCATTERED:
       return base + (mix64(e ^ (h << 1)) % (std::uint64_t{1} << 22)) * kWord;
   }
@@ -76,7 +96,15 @@ MemoryProbe::MemoryProbe(const GpuConfig& gpu, const CfgKernel& k, std::uint64_t
       memory_(config_),
       acc_(static_cast<std::size_t>(k.block_count())),
       wave_(static_cast<std::size_t>(k.block_count())),
-      wave_threads_(static_cast<std::size_t>(k.block_count())) {}
+      wave_threads_(static_cast<std::size_t>(k.block_count())),
+      // simt's last sampled warp may reach 64 lanes past the sample.
+      visits_(static_cast<std::size_t>((sample_ + 64) * k.block_count()), 0) {}
+
+std::int64_t MemoryProbe::visit(std::int32_t b, std::int64_t thread) {
+  const auto i = static_cast<std::size_t>(thread * kernel_.block_count() + b);
+  if (i >= visits_.size()) throw std::logic_error("MemoryProbe: thread outside the sample");
+  return visits_[i]++;
+}
 
 MemoryProbe::Snapshot MemoryProbe::snapshot() const {
   const MemoryStats& s = memory_.stats();
@@ -95,19 +123,24 @@ void MemoryProbe::record(std::int32_t b, double accesses, const Snapshot& before
   a.l2 += static_cast<double>(now.l2 - before.l2);
 }
 
-void MemoryProbe::warp(std::int32_t b, std::int64_t base, std::uint64_t mask,
-                       const std::int32_t* steps) {
+void MemoryProbe::warp(std::int32_t b, std::int64_t base, std::uint64_t mask) {
   const BasicBlock& blk = kernel_.blocks()[static_cast<std::size_t>(b)];
   if (blk.ldst == 0 || mask == 0) return;
   const Snapshot before = snapshot();
   double lines_here = 0;
   std::array<std::uint64_t, 64> addr{};
+  std::array<std::int64_t, 64> visit_of{};
+  for (std::uint64_t m = mask; m; m &= m - 1) {
+    const int lane = std::countr_zero(m);
+    visit_of[static_cast<std::size_t>(lane)] = visit(b, base + lane);
+  }
   Acc& a = acc_[static_cast<std::size_t>(b)];
   for (std::int64_t op = 0; op < blk.ldst; ++op) {
     for (std::uint64_t m = mask; m; m &= m - 1) {
       const int lane = std::countr_zero(m);
       addr[static_cast<std::size_t>(lane)] =
-          access_address(blk, b, op, base + lane, steps[lane], kernel_.threads(), key_);
+          access_address(blk, b, op, base + lane, visit_of[static_cast<std::size_t>(lane)],
+                         kernel_.threads(), key_);
     }
     std::int32_t lines = 0;
     const bool store = is_store(blk, op);
@@ -130,18 +163,20 @@ void MemoryProbe::warp(std::int32_t b, std::int64_t base, std::uint64_t mask,
   a.requests += lines_here - static_cast<double>(blk.ldst);  // simt: line requests, not calls
 }
 
-void MemoryProbe::thread(std::int32_t b, std::int64_t t, std::int64_t step, std::int64_t replicas) {
+void MemoryProbe::thread(std::int32_t b, std::int64_t t, std::int64_t replicas) {
   const BasicBlock& blk = kernel_.blocks()[static_cast<std::size_t>(b)];
   if (blk.ldst == 0) return;
+  const std::int64_t k = visit(b, t);
   const Snapshot before = snapshot();
   Acc& a = acc_[static_cast<std::size_t>(b)];
   auto& wave = wave_[static_cast<std::size_t>(b)];
   for (std::int64_t op = 0; op < blk.ldst; ++op) {
-    const std::uint64_t address = access_address(blk, b, op, t, step, kernel_.threads(), key_);
-    // The node at depth op / 2 meanwhile serves an earlier thread (its bank).
+    const std::uint64_t address = access_address(blk, b, op, t, k, kernel_.threads(), key_);
+    // The node at depth op / 2 meanwhile serves an earlier thread (its bank;
+    // taken at the same visit).
     const std::int64_t lag = (op / 2) * hop_ * replicas;
     wave.push_back(lag == 0 || t < lag ? address
-                                       : access_address(blk, b, op, t - lag, step, kernel_.threads(), key_));
+                                       : access_address(blk, b, op, t - lag, k, kernel_.threads(), key_));
     const bool store = is_store(blk, op);
     const Cycle done = memory_.access(0, clock_, address, kWord, store);
     if (!store) a.loads += 1, a.latency += static_cast<double>(done - clock_);

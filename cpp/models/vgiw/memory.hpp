@@ -22,15 +22,21 @@
 namespace tbdse::vgiw {
 
 // The address one thread touches with load/store `op` of block `b` at its
-// `step`-th block execution (docs/models/vgiw.md "Memory").  A warp-aligned
-// group of 32 threads either streams over fresh data (chance mem_intensity,
-// per group, block, op and step) or re-reads a 128-byte line its block keeps
-// hot.  Each (block, op) has its own array, starting on a line as cudaMalloc
-// aligns them (equal thread indices of two arrays fall in the same L1 bank)
-// at a different cache set.
+// `visit`-th execution of that block (0 = its first; docs/models/vgiw.md
+// "Memory").  A warp-aligned group of 32 threads either streams over fresh
+// data (chance mem_intensity, per group, block, op and visit) or re-reads a
+// 128-byte line its block keeps hot.  The element a thread reads depends on
+// the thread and its visit, not on the path that led it there: divergence
+// changes which blocks a thread runs, not the data a block reads.  Each
+// (block, op) has its own array, starting on a line as cudaMalloc aligns them
+// (equal thread indices of two arrays fall in the same L1 bank) at a start
+// line hashed from (block, op), as arrays of unrelated sizes fall.
 std::uint64_t access_address(const BasicBlock& blk, std::int32_t b, std::int64_t op,
-                             std::int64_t thread, std::int64_t step, std::int64_t threads,
+                             std::int64_t thread, std::int64_t visit, std::int64_t threads,
                              std::uint64_t key);
+// The first address of (block b, op)'s array and of its hot line.
+std::uint64_t array_base(std::int32_t b, std::int64_t op);
+std::uint64_t hot_line_base(std::int32_t b, std::int64_t op);
 // The block's last access is a store when it has two or more (tbdse's: a
 // block reads its operands and writes one result).
 inline bool is_store(const BasicBlock& blk, std::int64_t op) {
@@ -57,9 +63,10 @@ class MemoryProbe {
               std::int64_t sample_threads, double dram_bytes_per_cycle,
               std::int64_t l1_banks = 32, std::int64_t hop_cycles = 2);
   bool sampled(std::int64_t thread) const { return thread < sample_; }
-  // simt: one warp's execution of block b (lanes of `mask` from thread `base`;
-  // `steps` per lane); every load/store a coalesced warp instruction.
-  void warp(std::int32_t b, std::int64_t base, std::uint64_t mask, const std::int32_t* steps);
+  // simt: one warp's execution of block b (lanes of `mask` from thread `base`);
+  // every load/store a coalesced warp instruction.  The probe counts each
+  // sampled thread's visits of each block itself (access_address's `visit`).
+  void warp(std::int32_t b, std::int64_t base, std::uint64_t mask);
   // fabric: one thread's execution of block b, in vector order; `replicas`
   // threads make one wave at the L1 banks.  The fabric streams: accesses are
   // stamped with a clock that advances per wave at the pace the hierarchy
@@ -69,7 +76,7 @@ class MemoryProbe {
   // In a wave, load/store node j (at dataflow depth j / 2, two chains as the
   // fill assumes) serves a thread that entered (j / 2) x hop_cycles x
   // replicas threads earlier: nodes of one depth hit their arrays together.
-  void thread(std::int32_t b, std::int64_t thread, std::int64_t step, std::int64_t replicas);
+  void thread(std::int32_t b, std::int64_t thread, std::int64_t replicas);
   // Ends block b's current (partial) wave.
   void end_block(std::int32_t b);
   // Per-block averages (a block the sample never ran gets an L1 hit's latency,
@@ -86,6 +93,8 @@ class MemoryProbe {
     std::int64_t bytes, misses, requests, l1, l2;
   };
   Snapshot snapshot() const;
+  // The thread's visits of block b before this one (and counts this one).
+  std::int64_t visit(std::int32_t b, std::int64_t thread);
   void record(std::int32_t b, double accesses, const Snapshot& before);
   const CfgKernel& kernel_;
   std::uint64_t key_;
@@ -99,6 +108,7 @@ class MemoryProbe {
   std::vector<Acc> acc_;
   std::vector<std::vector<std::uint64_t>> wave_;  // per block: the current wave's addresses
   std::vector<std::int64_t> wave_threads_;
+  std::vector<std::int32_t> visits_;  // sampled threads x blocks
 };
 
 // The per-core hierarchy both machines use: the GPU's L1, L2 and latencies,

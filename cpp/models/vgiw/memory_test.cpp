@@ -3,6 +3,8 @@
 // per-block averages the machines charge.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/gpu.hpp"
@@ -46,7 +48,7 @@ TEST_CASE("a wave of strided accesses lands on one bank, coalesced ones spread")
        {std::tuple{MemPattern::COALESCED, 1.0, 1.0}, std::tuple{MemPattern::STRIDED, 16.0, 16.0}}) {
     const CfgKernel k = one_block(pattern, 1, 1.0);
     MemoryProbe probe(gpu, k, 1, 1024, 8.0, 32, 2);
-    for (std::int64_t t = 0; t < 1024; ++t) probe.thread(0, t, 0, 16);  // waves of 16 threads
+    for (std::int64_t t = 0; t < 1024; ++t) probe.thread(0, t, 16);  // waves of 16 threads
     probe.end_block(0);
     const BlockMemory m = probe.result()[0];
     CHECK(m.bank_cycles >= lo);
@@ -59,11 +61,37 @@ TEST_CASE("a wave of strided accesses lands on one bank, coalesced ones spread")
 
 TEST_CASE("simt coalesces a warp: one line per coalesced access, 32 per strided one") {
   const GpuConfig gpu = gpu_preset("gtx480");
-  std::int32_t steps[64] = {};
   for (const auto& [pattern, lines] : {std::pair{MemPattern::COALESCED, 1.0}, std::pair{MemPattern::STRIDED, 32.0}}) {
     const CfgKernel k = one_block(pattern, 1, 1.0);
     MemoryProbe probe(gpu, k, 1, 1024, 8.0);
-    for (std::int64_t base = 0; base < 1024; base += 32) probe.warp(0, base, 0xFFFFFFFFULL, steps);
+    for (std::int64_t base = 0; base < 1024; base += 32) probe.warp(0, base, 0xFFFFFFFFULL);
     CHECK(probe.result()[0].lines == doctest::Approx(lines));
   }
+}
+
+TEST_CASE("arrays and hot lines of different blocks start at spread-out L1 sets (issue 29)") {
+  // Before, the start set depended on the op index alone: op k of every block
+  // fell in one set of the 4-way L1, so five blocks interleaved thrashed it.
+  const MemoryConfig mc = core_memory_config(gpu_preset("gtx480"), 8.0);
+  const auto sets = static_cast<std::uint64_t>(mc.l1_sets);
+  REQUIRE(sets == 32);
+  for (std::int64_t op = 0; op < 3; ++op) {
+    std::map<std::uint64_t, int> arrays, hot;
+    for (std::int32_t b = 0; b < 256; ++b) {
+      CHECK(array_base(b, op) % 128 == 0);  // line-aligned: equal indices share a bank
+      ++arrays[array_base(b, op) / 128 % sets];
+      ++hot[hot_line_base(b, op) / 128 % sets];
+    }
+    // 256 arrays over 32 sets: about 8 each, as a uniform draw spreads them.
+    for (const auto* count : {&arrays, &hot}) {
+      CHECK(count->size() >= 28);
+      int most = 0;
+      for (const auto& [set, n] : *count) most = std::max(most, n);
+      CHECK(most <= 20);
+    }
+  }
+  // The first four blocks' op-0 arrays: not all in one set.
+  std::set<std::uint64_t> first;
+  for (std::int32_t b = 0; b < 4; ++b) first.insert(array_base(b, 0) / 128 % sets);
+  CHECK(first.size() > 1);
 }

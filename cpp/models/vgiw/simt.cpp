@@ -94,7 +94,6 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
   // Per block: warp executions, warp memory instructions, thread accesses.
   std::vector<double> warp_runs(nb), accesses(nb);
   MemoryProbe probe(r.gpu, k, r.model_key, p.mem_sample_threads, p.dram_bytes_per_cycle);
-  std::int32_t steps[64];
   std::vector<StackEntry> stack;
   // Warps form within thread blocks (a 16-thread block is a warp of 16).
   const std::int64_t tb = launch_block_threads(p, k);
@@ -132,13 +131,7 @@ RunOutput run_simt(const SimtParams& p, const CfgKernel& k, const ResolvedRun& r
       ldst_ops += active * static_cast<double>(blk.ldst);
       warp_runs[static_cast<std::size_t>(b)] += 1;
       accesses[static_cast<std::size_t>(b)] += active * static_cast<double>(blk.ldst);
-      if (blk.ldst > 0 && probe.sampled(base)) {
-        for (std::uint64_t m = mask; m; m &= m - 1) {
-          const int lane = std::countr_zero(m);
-          steps[lane] = static_cast<std::int32_t>(walker.steps(base + lane));
-        }
-        probe.warp(b, base, mask, steps);
-      }
+      if (blk.ldst > 0 && probe.sampled(base)) probe.warp(b, base, mask);
       // Group the active threads by their next block (at most two targets).
       std::int32_t target[2] = {-1, -1};
       std::uint64_t group[2] = {0, 0};

@@ -100,7 +100,7 @@ RunOutput run_vgiw(const VgiwParams& p, const CfgKernel& k, const ResolvedRun& r
         for (; bits; bits &= bits - 1) {
           const std::int64_t i = static_cast<std::int64_t>(w * 64) + std::countr_zero(bits);
           if (i / line != last_line) last_line = i / line, lines += 1;
-          if (memory && probe.sampled(base + i)) probe.thread(b, base + i, walker.steps(base + i), replicas);
+          if (memory && probe.sampled(base + i)) probe.thread(b, base + i, replicas);
           const std::int32_t next = walker.next(base + i, b);
           if (next == k.exit_id()) continue;
           vec[static_cast<std::size_t>(next)][static_cast<std::size_t>(i / 64)] |= std::uint64_t{1} << (i % 64);
