@@ -45,13 +45,13 @@ using DataTuple = std::tuple<std::vector<std::int64_t>, std::vector<std::uint64_
 
 // How Python describes configurations (see tbdse/_plan.py):
 //   a kernel:    (name, threads, regs_per_thread, smem_bytes, mem_requests, mem_fraction,
-//                 issue_interval)
+//                 issue_interval, reuse)
 //   a workload:  (name, TaskGraph or None, [kernel, ...], Application or None,
 //                 ModelInput or None)  -- a task graph or a model input
 //   a GPU:       (name, {field: value})        a scheme: (name, {param: value})
 //   a cost model: (kind, {param: value}, per-kernel or per-task cycles or None)
 using KernelTuple = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
-                               double, double>;
+                               double, double, std::int64_t>;
 using WorkloadTuple =
     std::tuple<std::string, std::optional<std::shared_ptr<TaskGraph>>, std::vector<KernelTuple>,
                std::optional<std::shared_ptr<Application>>,

@@ -106,9 +106,14 @@ WorkloadPtr make_workload(const WorkloadTuple& spec) {
   if (data) set_data_ranges(*w, has_graph ? graph->get() : nullptr, *data);
   if (has_graph) w->graph = *graph;
   if (has_input) w->input = *input;
-  for (const auto& [kname, threads, regs, smem, requests, mem_fraction, issue_interval] : kernels)
+  for (const auto& [kname, threads, regs, smem, requests, mem_fraction, issue_interval, reuse] :
+       kernels) {
+    if (reuse < 1 || reuse > kMaxReuse)
+      throw ConfigError("kernel '" + kname + "': reuse must be in [1, " +
+                        std::to_string(kMaxReuse) + "]; got " + std::to_string(reuse));
     w->kernels.push_back(KernelInfo{kname, TbFootprint{threads, regs, smem}, requests, mem_fraction,
-                                    issue_interval});
+                                    issue_interval, static_cast<std::int32_t>(reuse)});
+  }
   if (application) {
     w->application = *application;
     if (!(*application)->data_start.empty()) {

@@ -62,6 +62,8 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
     mc.dram_write_queue = kDramWriteQueueSectors;
     mc.sample_cycles = 0;  // no DRAM backlog samples: the engine reports none
     memory_.emplace(mc);
+    reuse_ = std::any_of(workload.kernels.begin(), workload.kernels.end(),
+                         [](const KernelInfo& k) { return k.reuse > 1; });
   }
   if (options_.record_timeline) {
     const auto n = static_cast<std::size_t>(graph_.size());
@@ -103,11 +105,24 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
     free_handles_.pop_back();
     running_[static_cast<std::size_t>(handle)] = Running{t, sm, slot};
   }
+  if (timeline_) {
+    timeline_->sm[t] = sm;
+    timeline_->slot[t] = slot;
+    timeline_->start[t] = now_;
+  }
   Cycle memory_part = -1;  // with a footprint: the hierarchy's part of `work`
-  if (memory_) [[unlikely]] work = work_with_memory(t, sm, work, &memory_part);
+  if (reuse_ && workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].reuse > 1)
+    [[unlikely]] work = start_passes(handle, t, work, &memory_part);
+  else if (memory_) [[unlikely]] work = work_with_memory(t, sm, work, &memory_part);
+  time_tb(handle, work, memory_part, issued_++, now_);
+}
+
+void Engine::time_tb(std::int32_t handle, Cycle work, Cycle memory_part, std::uint64_t seq,
+                     Cycle started) {
+  const Running& r = running_[static_cast<std::size_t>(handle)];
   tb_cycles_ += static_cast<double>(work);
   if (shared_) [[unlikely]] {
-    SharedSms::Tb tb = kernel_traits_[static_cast<std::size_t>(graph_.kernel(t))];
+    SharedSms::Tb tb = kernel_traits_[static_cast<std::size_t>(graph_.kernel(r.task))];
     tb.cost = work;
     if (memory_part >= 0) {  // the hierarchy's time, not slowed by issue sharing, no second
                              // bandwidth term (its DRAM channels already limit it)
@@ -115,17 +130,13 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
       tb.bytes = 0.0;
       tb.hierarchy = true;
     }
-    tb.level = graph_.level(t);
-    tb.seq = issued_++;
-    shared_->start(handle, sm, tb, now_);
+    tb.level = graph_.level(r.task);
+    tb.seq = seq;
+    tb.started = started;
+    shared_->start(handle, r.sm, tb, now_);
   } else {
     check_time(now_ + work);
-    finishing_.push(now_ + work, issued_++, handle);
-  }
-  if (timeline_) {
-    timeline_->sm[t] = sm;
-    timeline_->slot[t] = slot;
-    timeline_->start[t] = now_;
+    finishing_.push(now_ + work, seq, handle);
   }
 }
 
@@ -143,8 +154,18 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
 Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part) {
   const double f = workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].mem_fraction;
   const Cycle compute = work - static_cast<Cycle>(std::llround(f * static_cast<double>(work)));
-  Cycle done = now_;
   Cycle first_line = -1;  // when the TB's first read line arrives
+  const Cycle done = read_footprint(t, sm, &first_line);
+  const Cycle exposed = first_line < 0 ? 0 : first_line - now_;
+  const Cycle out = std::max(compute + exposed, done - now_);
+  if (out > kMaxDelay) throw SimulationError("a TB's work with its memory time is above 2^48 cycles");
+  *memory_part = out - compute;
+  return out;
+}
+
+Cycle Engine::read_footprint(TaskId t, SmId sm, Cycle* first_line) {
+  Cycle done = now_;
+  *first_line = -1;
   memory_->advance(now_);
   const auto first = static_cast<std::size_t>(workload_.data_start[t]);
   const auto last = static_cast<std::size_t>(workload_.data_start[t + 1]);
@@ -153,13 +174,9 @@ Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part
     if (d.is_write) continue;
     Cycle arrives = now_;
     done = std::max(done, memory_->access_range(sm, now_, d.base, d.bytes, false, &arrives));
-    if (first_line < 0 && d.bytes > 0) first_line = arrives;
+    if (*first_line < 0 && d.bytes > 0) *first_line = arrives;
   }
-  const Cycle exposed = first_line < 0 ? 0 : first_line - now_;
-  const Cycle out = std::max(compute + exposed, done - now_);
-  if (out > kMaxDelay) throw SimulationError("a TB's work with its memory time is above 2^48 cycles");
-  *memory_part = out - compute;
-  return out;
+  return done;
 }
 
 void Engine::check_data_ranges() const {
@@ -234,6 +251,7 @@ std::int64_t Engine::loop(Scheme& scheme, std::int64_t limit) {
         handle = finishing_.first();
         finishing_.pop();
       }
+      if (reuse_ && next_pass(handle)) [[unlikely]] continue;  // a pass ended, not the TB
       finish_task(scheme, handle);
       ++events;
       since_progress_ = 0;

@@ -140,6 +140,19 @@ class Engine {
   // hierarchy (docs/simulation.md "Data footprints").
   // `memory_part` receives the hierarchy's part of it.
   Cycle work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part);
+  // Sends t's footprint reads through the hierarchy now; returns when the
+  // last arrives and sets `first_line` to when the first does (-1: no bytes).
+  Cycle read_footprint(TaskId t, SmId sm, Cycle* first_line);
+  // A TB whose kernel makes reuse > 1 passes (engine_passes.cpp): sets up
+  // its passes and returns its first pass's duration (`memory_part`: its
+  // hierarchy part); next_pass runs the next one when a pass ends (false
+  // when none is left: the TB is done).
+  Cycle start_passes(std::int32_t handle, TaskId t, Cycle work, Cycle* memory_part);
+  bool next_pass(std::int32_t handle);
+  Cycle pass_duration(std::int32_t handle, Cycle* memory_part);
+  // Puts the running TB under `handle` on its SM's timing for `work` cycles
+  // (`memory_part` >= 0: that much is the hierarchy's), in issue order `seq`.
+  void time_tb(std::int32_t handle, Cycle work, Cycle memory_part, std::uint64_t seq, Cycle started);
   void check_data_ranges() const;
   template <bool kShared>
   std::int64_t loop(Scheme& scheme, std::int64_t limit);
@@ -165,6 +178,17 @@ class Engine {
     std::int32_t slot;
   };
   FinishHeap finishing_;                 // running TBs by finish time, by handle
+  // Kernels with reuse > 1 (KernelInfo::reuse): each running TB's passes
+  // over its footprint, by handle.
+  struct Passes {
+    Cycle start = 0;        // issued at
+    Cycle chunk = 0;        // compute per pass
+    Cycle last_chunk = 0;   // the last pass's compute (with the remainder)
+    std::int32_t left = 0;  // passes still to make
+    std::uint64_t seq = 0;  // issue order: age and the finish tie-break
+  };
+  std::vector<Passes> pass_state_;
+  bool reuse_ = false;  // some kernel makes more than one pass
   std::vector<Running> running_;         // handle -> what is running where
   std::vector<std::int32_t> free_handles_;
   std::uint64_t issued_ = 0;  // issue sequence: the tie-break among equal finish times

@@ -55,7 +55,7 @@ void SharedSms::start(std::int32_t handle, SmId sm, const Tb& tb, Cycle now) {
   r.units = tb.units;
   r.hierarchy = tb.hierarchy;
   r.since = now;
-  r.started = now;
+  r.started = tb.started >= 0 ? tb.started : now;
   r.seq = tb.seq;
   r.level = tb.level;
   r.sm = sm;

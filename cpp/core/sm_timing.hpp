@@ -62,6 +62,7 @@ class SharedSms {
     double bytes = 0.0;          // bytes it moves (mem_requests x 128)
     double units = 1.0;          // issue demand in TB units (issue_demand x sm_saturation)
     bool hierarchy = false;      // mem_fraction is the memory hierarchy's time: memory speed 1
+    Cycle started = -1;          // when the TB started, if before now (its next pass: its age)
   };
 
   // A TB's issue demand in the units start() and add_spin take: TBs' worth

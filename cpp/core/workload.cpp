@@ -30,6 +30,12 @@ void Workload::validate(const GpuConfig& gpu) const {
         throw ConfigError("kernel '" + k.name + "': issue_interval needs threads (the TB's warps "
                           "are what issue); threads is 0");
     }
+    if (k.reuse < 1 || k.reuse > kMaxReuse)
+      throw ConfigError("kernel '" + k.name + "': reuse must be a whole number of passes in [1, " +
+                        std::to_string(kMaxReuse) + "]; got " + std::to_string(k.reuse));
+    if (k.reuse > 1 && !has_data_ranges())
+      throw ConfigError("kernel '" + k.name + "': reuse > 1 (passes over a TB's footprint) needs "
+                        "data footprints, and workload '" + name + "' declares none");
     if (occupancy(gpu, fp) < 1)
       throw ConfigError("kernel '" + k.name + "' does not fit on one SM of GPU '" + gpu.name +
                         "': its thread block exceeds " + occupancy_limiter(gpu, fp) +
@@ -93,6 +99,7 @@ std::uint64_t Workload::hash() const {
     h.add_signed(k.footprint.smem_bytes).add_signed(k.mem_requests);
     if (k.mem_fraction != 0.0) h.add_double(k.mem_fraction);  // hashes of kernels without it unchanged
     if (k.issue_interval != 0.0) h.add_double(k.issue_interval).add_string("issue_interval");
+    if (k.reuse != 1) h.add_signed(k.reuse).add_string("reuse");
   }
   h.add(application ? application->hash() : 0);
   if (has_data_ranges()) {  // hashes of workloads without footprints unchanged

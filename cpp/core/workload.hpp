@@ -17,6 +17,8 @@
 
 namespace tbdse {
 
+inline constexpr std::int32_t kMaxReuse = 1024;  // passes over a TB's footprint, at most
+
 struct KernelInfo {
   std::string name = "kernel";
   TbFootprint footprint;
@@ -31,6 +33,12 @@ struct KernelInfo {
   // the SM's warp instructions per cycle) of its SM's issue slots.  0 = not
   // stated: the TB demands 1 / gpu.sm_saturation, as before.
   double issue_interval = 0.0;
+  // Passes a TB's warps make over its read footprint (docs/simulation.md
+  // "Reuse"): the data footprint is read `reuse` times, one pass per
+  // 1 / reuse of the TB's compute, each through the memory hierarchy at the
+  // time it is made, so what co-resident TBs touched in between decides its
+  // hits.  1 = read once at issue (as before).  Needs data footprints.
+  std::int32_t reuse = 1;
 };
 
 // A byte range a TB reads or writes (its data footprint, docs/simulation.md

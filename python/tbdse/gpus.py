@@ -54,8 +54,10 @@ class Gpu:
     """An immutable GPU description: a name and a value for every field.
 
     Fields read as attributes (``gpu.sms``); :meth:`replace` makes a modified copy.
-    :attr:`explicit` names the fields a user set (overrides of a preset, the
-    fields given to :func:`custom`, those changed by :meth:`replace`): a run
+    :attr:`explicit` names the fields a user set to something else than the
+    preset's value (or, for a GPU from no preset, the default): overrides of a
+    preset, the fields given to :func:`custom`, those changed by
+    :meth:`replace`.  A run
     whose schemes read none of them is refused, since the setting would
     change nothing (docs/experiments.md, "Values that would be silently ignored").
     """
@@ -82,8 +84,13 @@ class Gpu:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "_values", dict(full))
         object.__setattr__(self, "_encoded", encoded)
-        set_fields = frozenset(values) if explicit is None else frozenset(explicit)
-        object.__setattr__(self, "explicit", set_fields & frozenset(infos))
+        # A field set to its preset's (or, without one, the default) value changes nothing.
+        base = _core.gpu_preset(preset) if preset else {}
+        given = frozenset(values) if explicit is None else frozenset(explicit)
+        differ = {
+            k for k in given & frozenset(infos) if full[k] != base.get(k, infos[k]["default"])
+        }
+        object.__setattr__(self, "explicit", frozenset(differ))
         object.__setattr__(self, "preset", preset)  # the preset it was made from, if any
 
     def __getattr__(self, key: str) -> Any:
@@ -112,17 +119,10 @@ class Gpu:
 
     def to_entry(self) -> dict[str, Any]:
         """The GPU as an experiment file writes it: its name, the preset it
-        came from, and the fields set on it or differing from that preset
-        (loading the entry gives an equal Gpu with the same :attr:`explicit`)."""
-        base = _core.gpu_preset(self.preset) if self.preset else {}
-        defaults = {f["name"]: f["default"] for f in field_info()}
-        fields = {
-            k: v
-            for k, v in self._values.items()
-            if k in self.explicit or v != base.get(k, defaults[k])
-        }
+        came from and every field (loading it gives an equal Gpu with the
+        same :attr:`explicit`: the fields that differ from that preset)."""
         head = {"name": self.name} | ({"preset": self.preset} if self.preset else {})
-        return head | fields
+        return head | self._values
 
     def encoded(self) -> dict[str, float]:
         return dict(self._encoded)

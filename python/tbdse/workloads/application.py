@@ -109,6 +109,7 @@ class Application:
         mem_requests: int = 0,
         mem_fraction: float | None = None,
         issue_interval: float = 0.0,
+        reuse: int = 1,
     ) -> int:
         """Launches ``kernel`` on ``grid`` blocks (an int or (x, y[, z])), each
         running ``cost`` cycles and touching ``reads`` / ``writes``; returns the
@@ -125,6 +126,7 @@ class Application:
                 mem_requests,
                 self.mem_fraction if mem_fraction is None else mem_fraction,
                 issue_interval,
+                reuse,
             )
         where = f"application '{self.name}': launch {index} ('{base.name}')"
         if isinstance(grid, (int, np.integer)):

@@ -132,6 +132,7 @@ def _launch(app: Application, m: dict[str, Any], where: str) -> None:
         m.get("mem_requests", 0),
         m.get("mem_fraction", 0.0),
         m.get("issue_interval", 0.0),
+        m.get("reuse", 1),
     )
     app.launch(
         kernel,

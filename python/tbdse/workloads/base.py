@@ -37,6 +37,11 @@ class Kernel:
     (issue_interval x min(issue_width, lanes / 32))`` (at most 1) of its SM's issue slots
     instead of ``1 / sm_saturation`` (docs/simulation.md "Per-kernel
     throughput").  It needs ``threads``.
+    ``reuse`` (passes, default 1) is how many times a TB's warps sweep its
+    data footprint's reads: with ``reuse`` > 1 each pass goes through the
+    memory hierarchy after 1 / ``reuse`` of the TB's compute, meeting the
+    caches as co-resident TBs left them (docs/simulation.md "Reuse"); it
+    needs data footprints.
     """
 
     name: str = "kernel"
@@ -46,6 +51,7 @@ class Kernel:
     mem_requests: int = 0
     mem_fraction: float = 0.0
     issue_interval: float = 0.0
+    reuse: int = 1
 
     def __post_init__(self) -> None:
         text(self.name, "a kernel's name")
@@ -66,8 +72,12 @@ class Kernel:
                 "what issue); threads is 0"
             )
         object.__setattr__(self, "issue_interval", interval)
+        passes = whole(
+            self.reuse, f"kernel '{self.name}': 'reuse' (passes over its footprint)", 1, 1024
+        )
+        object.__setattr__(self, "reuse", passes)
 
-    def as_tuple(self) -> tuple[str, int, int, int, int, float, float]:
+    def as_tuple(self) -> tuple[str, int, int, int, int, float, float, int]:
         return (
             self.name,
             self.threads,
@@ -76,6 +86,7 @@ class Kernel:
             self.mem_requests,
             self.mem_fraction,
             self.issue_interval,
+            self.reuse,
         )
 
 

@@ -154,6 +154,7 @@ class TaskBuilder:
         mem_requests: int = 0,
         mem_fraction: float = 0.0,
         issue_interval: float = 0.0,
+        reuse: int = 1,
     ) -> str:
         """Declares a kind of task (a kernel): ``cost`` cycles per task and the
         TB footprint and memory traffic of :class:`~tbdse.workloads.Kernel`."""
@@ -165,6 +166,7 @@ class TaskBuilder:
             mem_requests,
             mem_fraction,
             issue_interval,
+            reuse,
         )
         if name in self.kinds:
             raise ConfigError(f"task builder '{self.name}': kind '{name}' is declared twice")
