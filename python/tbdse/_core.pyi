@@ -118,7 +118,7 @@ def read_edge_list_digraph(path: str, one_based: bool = False) -> Digraph: ...
 def read_matrix_market_digraph(path: str) -> Digraph: ...
 
 # name, threads, regs, smem, mem_requests, mem_fraction
-KernelTuple = tuple[str, int, int, int, int, float, float]
+KernelTuple = tuple[str, int, int, int, int, float, float, int]
 
 class Application:
     def __init__(

@@ -314,7 +314,7 @@ class Workload:
     ) -> tuple[
         str,
         _core.TaskGraph | None,
-        list[tuple[str, int, int, int, int, float, float]],
+        list[tuple[str, int, int, int, int, float, float, int]],
         _core.Application | None,
         _core.ModelInput | None,
         tuple[list[int], list[int], list[int], list[bool]] | None,
