@@ -17,8 +17,16 @@ open a path, :func:`input_path` decompresses into a temporary folder tbdse
 owns and removes, and :func:`named` puts the original name back into their
 messages.
 
-Messages quote file contents only through :func:`excerpt`: at most a short,
-escaped piece, never a whole file.
+A .gz input may also expand at most :data:`MAX_GZIP_RATIO` times its own size
+(beyond :data:`GZIP_FLOOR_BYTES`), and a reader may set a lower limit for its
+format (``limit``): a 400 KB file that holds 250 MB of text is refused while
+decompressing, in well under a second.
+
+Messages never quote a file tbdse did not write, unless the user asked
+(``--show-input``, :func:`show_input`): a reader passes raw text through
+:func:`content`, and checks the values it parsed from a file inside
+:func:`from_file`, where :func:`excerpt` describes a text or a list instead of
+quoting it and :func:`quoted` shows only short, name-like names.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import re
 import stat
 import tempfile
 import zlib
@@ -38,14 +47,17 @@ from tbdse.errors import ConfigError
 __all__ = [
     "MAX_INPUT_BYTES",
     "check_input",
+    "content",
     "current_root",
     "excerpt",
+    "from_file",
     "input_path",
     "input_root",
     "is_gzip",
     "named",
     "quoted",
     "read_input",
+    "show_input",
     "shown",
 ]
 
@@ -55,14 +67,90 @@ MAX_INPUT_BYTES = 256 * 2**20
 EXCERPT_CHARS = 60
 # What a .gz input holds is limited like any input: checked while decompressing.
 MAX_DECOMPRESSED_BYTES = MAX_INPUT_BYTES
+# Text and graphs compress 3-20 times; far more is a "zip bomb" built to exhaust memory.
+MAX_GZIP_RATIO = 100
+GZIP_FLOOR_BYTES = 16 * 2**20  # below this, any ratio is fine (small files, padding)
+# Names (keys, task and node ids) a message may show from a file: short identifiers.
+_NAME_LIKE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,23}")
+# A numeral is shown as a number is: what a count or cost was given as.
+_NUMERAL = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", re.ASCII)
+_SHOW = [False]  # process-wide: set by --show-input / td.show_input()
+_FROM_FILE: contextvars.ContextVar[bool] = contextvars.ContextVar("tbdse_from_file", default=False)
 
 _ROOT: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
     "tbdse_input_root", default=None
 )
 
 
-def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
-    """``repr(value)`` (control characters escaped) cut to about ``limit`` characters."""
+class _Showing(contextlib.AbstractContextManager["_Showing"]):
+    def __init__(self, on: bool) -> None:
+        self.before = _SHOW[0]
+        _SHOW[0] = bool(on)
+
+    def __exit__(self, *exc: object) -> None:
+        _SHOW[0] = self.before
+
+
+def show_input(on: bool = True) -> contextlib.AbstractContextManager[Any]:
+    """Lets error messages quote short, escaped excerpts of input files (off by
+    default: a message names the file, line and what was expected, and quotes
+    nothing from a file tbdse did not write).  Takes effect at once; used as
+    ``with td.show_input():`` the setting before is restored at the end."""
+    return _Showing(on)
+
+
+def showing_input() -> bool:
+    """Whether messages may quote input files (:func:`show_input`)."""
+    return _SHOW[0]
+
+
+@contextlib.contextmanager
+def from_file() -> Iterator[None]:
+    """Within the block the values checked came from an input file: :func:`excerpt`
+    and :func:`quoted` describe them rather than quote them (unless shown)."""
+    token = _FROM_FILE.set(True)
+    try:
+        yield
+    finally:
+        _FROM_FILE.reset(token)
+
+
+_HIDDEN = "not shown; --show-input shows it"
+
+
+def content(text: Any, what: str = "text") -> str:
+    """Raw text taken from an input file, for a message: an escaped excerpt with
+    ``--show-input``, else only its length."""
+    if _SHOW[0] or (isinstance(text, str) and len(text) <= 24 and _NUMERAL.fullmatch(text)):
+        return excerpt(text, limit=EXCERPT_CHARS, _force=True)
+    size = len(text) if isinstance(text, (str, bytes)) else 0
+    return f"a {what} of {size:,} character{'s' if size != 1 else ''} ({_HIDDEN})"
+
+
+def _described(value: Any) -> str | None:
+    """What a value parsed from a file is, without its content (None: show it)."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return None if len(repr(value)) <= 24 else f"a number of {len(repr(value)):,} digits"
+    if isinstance(value, str) and len(value) <= 24 and _NUMERAL.fullmatch(value):
+        return None
+    if isinstance(value, (str, bytes)):
+        return content(value)
+    if isinstance(value, dict):
+        return f"a mapping of {len(value)} key{'s' if len(value) != 1 else ''} ({_HIDDEN})"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''} ({_HIDDEN})"
+    return f"a {type(value).__name__} ({_HIDDEN})"
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS, *, _force: bool = False) -> str:
+    """``repr(value)`` (control characters escaped) cut to about ``limit``
+    characters; inside :func:`from_file` (unless shown) a description instead."""
+    if not _force and not _SHOW[0] and _FROM_FILE.get():
+        described = _described(value)
+        if described is not None:
+            return described
     if isinstance(value, (str, bytes)) and len(value) > 4 * limit:
         value = value[: 4 * limit]  # repr of a huge string costs time; the cut hides the rest
         shown_ = repr(value)
@@ -77,6 +165,8 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
 def quoted(name: Any) -> str:
     """A name for a message in quotes: 'name' when short and printable, else an excerpt."""
     text = str(name)
+    if not _SHOW[0] and _FROM_FILE.get() and not _NAME_LIKE.fullmatch(text):
+        return excerpt(name)
     if isinstance(name, str) and text.isprintable() and len(text) <= EXCERPT_CHARS:
         return f"'{text}'"
     return excerpt(name)
@@ -181,23 +271,36 @@ def is_gzip(source: str | os.PathLike[str]) -> bool:
     return os.fsdecode(source).lower().endswith(".gz")
 
 
-def read_input(source: str | os.PathLike[str], what: str = "file") -> bytes:
+def read_input(
+    source: str | os.PathLike[str], what: str = "file", limit: int | None = None
+) -> bytes:
     """The bytes of input ``source``, checked as in :func:`check_input`;
-    decompressed when its name ends in ``.gz`` (:func:`is_gzip`).
+    decompressed when its name ends in ``.gz`` (:func:`is_gzip`).  ``limit``
+    (bytes) is a format's own budget, lower than :data:`MAX_INPUT_BYTES`, for
+    the file and for what it decompresses to.
 
     Opened without blocking and re-checked on the open descriptor, so a FIFO
     or device swapped in after the check is refused rather than read."""
     raw = _read_raw(source, what)
+    name = shown(source)
+    if limit is not None and len(raw) > limit:
+        raise ConfigError(
+            f"{name}: the {what} is {len(raw):,} bytes; a {what} is read up to {limit:,} bytes"
+        )
     if isinstance(source, (str, os.PathLike)) and is_gzip(source):
-        return b"".join(_gunzip(raw, shown(source), what))
+        return b"".join(_gunzip(raw, name, what, limit))
     return raw
 
 
-def _gunzip(data: bytes, name: str, what: str) -> Iterator[bytes]:
+def _gunzip(data: bytes, name: str, what: str, limit: int | None = None) -> Iterator[bytes]:
     """The decompressed pieces of gzip ``data`` (one member or several); a
     ConfigError for data that is not gzip, is cut short, or would decompress
-    beyond :data:`MAX_DECOMPRESSED_BYTES` (checked before the excess is made)."""
-    left = MAX_DECOMPRESSED_BYTES
+    beyond :data:`MAX_DECOMPRESSED_BYTES`, ``limit`` or :data:`MAX_GZIP_RATIO`
+    times its size (checked before the excess is made)."""
+    budget = min(MAX_DECOMPRESSED_BYTES, max(GZIP_FLOOR_BYTES, MAX_GZIP_RATIO * len(data)))
+    if limit is not None and limit < budget:
+        budget = limit
+    left = budget
     rest = data
     if not rest:
         raise ConfigError(f"{name}: the {what} is empty, not gzip-compressed data")
@@ -214,10 +317,7 @@ def _gunzip(data: bytes, name: str, what: str) -> Iterator[bytes]:
                 ) from None
             left -= len(piece)
             if left < 0:
-                raise ConfigError(
-                    f"{name}: the {what} decompresses to more than "
-                    f"{MAX_DECOMPRESSED_BYTES:,} bytes; inputs are limited to that"
-                )
+                raise ConfigError(_too_big(name, what, len(data), budget, limit))
             if piece:
                 yield piece
             pending = unpack.unconsumed_tail
@@ -228,6 +328,25 @@ def _gunzip(data: bytes, name: str, what: str) -> Iterator[bytes]:
         rest = unpack.unused_data
         if rest.strip(b"\x00") == b"":  # padding after the last member
             break
+
+
+def _too_big(name: str, what: str, packed: int, budget: int, limit: int | None) -> str:
+    if budget == limit:
+        return (
+            f"{name}: the {what} decompresses to more than {limit:,} bytes; a {what} is "
+            f"read up to {limit:,} bytes"
+        )
+    if budget == MAX_DECOMPRESSED_BYTES:
+        return (
+            f"{name}: the {what} decompresses to more than "
+            f"{MAX_DECOMPRESSED_BYTES:,} bytes; inputs are limited to that"
+        )
+    return (
+        f"{name}: the {what} decompresses to more than {budget:,} bytes, over "
+        f"{MAX_GZIP_RATIO} times its {packed:,} compressed bytes: refused as a "
+        f"decompression bomb (a .gz input may expand {MAX_GZIP_RATIO} times, or to "
+        f"{GZIP_FLOOR_BYTES:,} bytes)"
+    )
 
 
 @contextlib.contextmanager

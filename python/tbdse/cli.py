@@ -28,6 +28,7 @@ import textwrap
 import time
 from collections.abc import Sequence
 
+from tbdse._inputs import show_input
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 
 LISTS = ("schemes", "gpus", "workloads", "costs", "metrics")
@@ -219,6 +220,13 @@ def _parser() -> argparse.ArgumentParser:
         talk = command.add_mutually_exclusive_group()
         talk.add_argument("-v", "--verbose", action="store_true", help="say more")
         talk.add_argument("-q", "--quiet", action="store_true", help="say only warnings and errors")
+    # Error messages quote input files only when asked (before or after the command).
+    show_help = "let error messages quote short, escaped excerpts of input files"
+    parser.add_argument("--show-input", action="store_true", help=show_help)
+    for command in sub.choices.values():
+        command.add_argument(
+            "--show-input", action="store_true", default=argparse.SUPPRESS, help=show_help
+        )
     return parser
 
 
@@ -322,7 +330,8 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        return _run(args)
+        with show_input(args.show_input):
+            return _run(args)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -27,7 +27,7 @@ from typing import Any
 
 from tbdse import _core, yamlio
 from tbdse._checks import text, whole
-from tbdse._inputs import excerpt
+from tbdse._inputs import excerpt, from_file
 from tbdse._params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.workloads._rodinia_cfg_defs import RODINIA
@@ -165,7 +165,8 @@ def cfg_file(path: str, threads: int = 0, *, name: str | None = None) -> Workloa
     spec = yamlio.load_yaml(Path(path)).data  # the hardened loader every YAML input uses
     if threads and isinstance(spec, Mapping):
         spec = {**spec, "threads": threads}
-    made = _from_spec(spec, path)
+    with from_file():  # messages describe the file's values, not quote them
+        made = _from_spec(spec, path)
     if name:
         made.name = name
     made.generator, made.params = "cfg_file", {"path": path, "threads": threads}
