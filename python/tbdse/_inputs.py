@@ -51,6 +51,7 @@ __all__ = [
     "current_root",
     "excerpt",
     "from_file",
+    "from_file_hidden",
     "input_path",
     "input_root",
     "is_gzip",
@@ -122,6 +123,7 @@ def content(text: Any, what: str = "text") -> str:
     """Raw text taken from an input file, for a message: an escaped excerpt with
     ``--show-input``, else only its length."""
     if _SHOW[0] or (isinstance(text, str) and len(text) <= 24 and _NUMERAL.fullmatch(text)):
+        # A numeral is shown as a number is; a word of the file is not (it may be a secret).
         return excerpt(text, limit=EXCERPT_CHARS, _force=True)
     size = len(text) if isinstance(text, (str, bytes)) else 0
     return f"a {what} of {size:,} character{'s' if size != 1 else ''} ({_HIDDEN})"
@@ -133,8 +135,8 @@ def _described(value: Any) -> str | None:
         return None
     if isinstance(value, (int, float)):
         return None if len(repr(value)) <= 24 else f"a number of {len(repr(value)):,} digits"
-    if isinstance(value, str) and len(value) <= 24 and _NUMERAL.fullmatch(value):
-        return None
+    if isinstance(value, str) and (_NUMERAL.fullmatch(value) or _NAME_LIKE.fullmatch(value)):
+        return None  # a number or a short name: what a count or a choice was given as
     if isinstance(value, (str, bytes)):
         return content(value)
     if isinstance(value, dict):
@@ -162,10 +164,16 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS, *, _force: bool = False) -> 
     return shown_ if len(shown_) <= limit else shown_[: limit - 3] + "..."
 
 
+def from_file_hidden(name: str) -> bool:
+    """Whether a name (a key, an id) from a file is kept out of messages: inside
+    :func:`from_file`, unless shown, a name that is no short identifier."""
+    return not _SHOW[0] and _FROM_FILE.get() and not _NAME_LIKE.fullmatch(name)
+
+
 def quoted(name: Any) -> str:
     """A name for a message in quotes: 'name' when short and printable, else an excerpt."""
     text = str(name)
-    if not _SHOW[0] and _FROM_FILE.get() and not _NAME_LIKE.fullmatch(text):
+    if from_file_hidden(text):
         return excerpt(name)
     if isinstance(name, str) and text.isprintable() and len(text) <= EXCERPT_CHARS:
         return f"'{text}'"

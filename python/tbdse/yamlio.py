@@ -17,7 +17,15 @@ from typing import Any
 
 import yaml
 
-from tbdse._inputs import excerpt, read_input, showing_input, shown
+from tbdse._inputs import (
+    content,
+    excerpt,
+    from_file_hidden,
+    quoted,
+    read_input,
+    showing_input,
+    shown,
+)
 from tbdse.errors import ConfigError
 
 __all__ = ["Located", "Problems", "load_yaml", "path_str", "read_text"]
@@ -39,7 +47,10 @@ def path_str(path: Path_) -> str:
     for part in path:
         if not isinstance(part, int):
             text = str(part)  # a key from the file: one short line in messages
-            part = text if text.isprintable() and len(text) <= 60 else excerpt(text)
+            if from_file_hidden(text):  # a data file's key that is no name: not quoted
+                part = f"<{content(text, 'key')}>"
+            else:
+                part = text if text.isprintable() and len(text) <= 60 else excerpt(text)
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(top level)"
 
@@ -187,7 +198,7 @@ def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str], budg
                 continue
             if key in out:
                 errors.append(
-                    f"{where}: {path_str((*path, key))}: duplicate key '{key}' "
+                    f"{where}: {path_str((*path, key))}: duplicate key {quoted(key)} "
                     f"(first given on line {first_line[key]})"
                 )
                 continue

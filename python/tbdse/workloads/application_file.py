@@ -152,8 +152,8 @@ def application_file(
     kernels: list[Kernel] | None = None,
 ) -> Workload:
     """A multi-kernel application read from a YAML file (see tbdse.workloads.application_file)."""
-    spec = yamlio.load_yaml(Path(path)).data
     with from_file():  # messages describe the file's values, not quote them
+        spec = yamlio.load_yaml(Path(path)).data
         workload = application_from_spec(spec, where=f"application file '{path}'")
     return file_workload(
         workload,

@@ -162,10 +162,10 @@ def _from_spec(spec: Mapping[str, Any], where: str) -> Workload:
 def cfg_file(path: str, threads: int = 0, *, name: str | None = None) -> Workload:
     """A control-flow kernel from a YAML file (name, threads, blocks, paths);
     ``threads`` > 0 overrides the file's."""
-    spec = yamlio.load_yaml(Path(path)).data  # the hardened loader every YAML input uses
-    if threads and isinstance(spec, Mapping):
-        spec = {**spec, "threads": threads}
     with from_file():  # messages describe the file's values, not quote them
+        spec = yamlio.load_yaml(Path(path)).data  # the hardened loader every YAML input uses
+        if threads and isinstance(spec, Mapping):
+            spec = {**spec, "threads": threads}
         made = _from_spec(spec, path)
     if name:
         made.name = name

@@ -141,8 +141,8 @@ def tasks_file(
     """A task graph of OpenMP-style tasks with depend clauses, from a YAML file.
 
     The format: tbdse.workloads.task_file, docs/experiments.md."""
-    doc = yamlio.load_yaml(Path(path))
     with from_file():  # messages describe the file's values, not quote them
+        doc = yamlio.load_yaml(Path(path))
         workload = tasks_from_spec(doc.data, where="task file", locate=doc.where)
     return file_workload(
         workload,
