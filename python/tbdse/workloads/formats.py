@@ -60,7 +60,7 @@ MAX_CYCLES = 2**48
 # Budgets of the Python readers (tbdse._inputs limits every input to 256 MiB; these
 # formats are parsed into Python objects, ~10 bytes per byte read, so less is read):
 MAX_TEXT_BYTES = 32 * 2**20  # DOT, WfCommons JSON, Matrix Market task graphs
-MAX_DOT_TOKENS = 2_000_000
+MAX_DOT_TOKENS = 1_000_000
 MAX_MM_ENTRIES = 2_000_000
 MAX_JSON_DEPTH = 100
 MAX_DIGITS = 64
