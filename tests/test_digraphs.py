@@ -197,7 +197,7 @@ BAD_FILES = [
     ("dimacs", "e.gr", "p sp 2 1\na 1 2 7.5\n", 2, "weight 7.5 is not a whole number"),
     ("dimacs", "e.gr", b"p sp 2 1\n\x00\x01\x02", 2, "a NUL byte"),
     ("dimacs", "e.gr", b"p sp 2 1\na 1 2 \xff\xfe\n", 2, "not UTF-8"),
-    ("edge_list", "e.txt", "0 1\n1 x\n", 2, "got a word of 1 character (not shown"),
+    ("edge_list", "e.txt", "0 1\n1 x\n", 2, "node id must be a whole number; got 'x'"),
     ("edge_list", "e.txt", "0 1 3\n1 2\n", 2, "this arc has no weight"),
     ("edge_list", "e.txt", "0 1 -3\n", 1, "negative weight -3"),
     ("edge_list", "e.txt", "0 1 0.25\n", 1, "weight 0.25 is not a whole number"),

@@ -122,8 +122,11 @@ _HIDDEN = "not shown; --show-input shows it"
 def content(text: Any, what: str = "text") -> str:
     """Raw text taken from an input file, for a message: an escaped excerpt with
     ``--show-input``, else only its length."""
-    if _SHOW[0] or (isinstance(text, str) and len(text) <= 24 and _NUMERAL.fullmatch(text)):
-        # A numeral is shown as a number is; a word of the file is not (it may be a secret).
+    # A numeral is shown as a number is, and one character tells no secret; other
+    # words of the file are not shown (one may be a password hash or a key).
+    if _SHOW[0] or (
+        isinstance(text, str) and (len(text) <= 1 or (len(text) <= 24 and _NUMERAL.fullmatch(text)))
+    ):
         return excerpt(text, limit=EXCERPT_CHARS, _force=True)
     size = len(text) if isinstance(text, (str, bytes)) else 0
     return f"a {what} of {size:,} character{'s' if size != 1 else ''} ({_HIDDEN})"

@@ -172,12 +172,18 @@ def read_edge_list(
         try:
             if len(text) != 2 or max(len(text[0]), len(text[1])) > MAX_DIGITS:
                 raise ValueError
-            edges.append((int(text[0]), int(text[1])))
+            edge = (int(text[0]), int(text[1]))
         except ValueError:
             raise ConfigError(
                 f"{where}:{lineno}: expected 'parent child' node ids (whole numbers); "
                 f"got {content(line, 'line')}"
             ) from None
+        if not (0 <= edge[0] < 2**31 and 0 <= edge[1] < 2**31):
+            raise ConfigError(
+                f"{where}:{lineno}: node ids are 0..2147483647; this line's are "
+                f"{edge[0]} and {edge[1]}"
+            )
+        edges.append(edge)
         if len(edges) > MAX_EDGES:
             raise ConfigError(
                 f"{where}:{lineno}: more than {MAX_EDGES:,} edges; an edge-list task graph is "
