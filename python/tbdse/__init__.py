@@ -22,6 +22,7 @@ from tbdse import (
     space,  # light: it imports SciPy only to draw a Latin hypercube or Sobol' design
     workloads,
 )
+from tbdse._inputs import show_input
 from tbdse.errors import ConfigError, DeadlockError, SimulationError, SweepInterrupted, TbdseError
 from tbdse.gpus import Gpu
 from tbdse.pareto import pareto  # the function; the module stays tbdse.pareto in sys.modules
@@ -53,6 +54,7 @@ __all__ = [
     "pareto",
     "schemes",
     "search",
+    "show_input",
     "simulate",
     "space",
     "sweep",

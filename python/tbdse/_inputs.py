@@ -17,8 +17,13 @@ open a path, :func:`input_path` decompresses into a temporary folder tbdse
 owns and removes, and :func:`named` puts the original name back into their
 messages.
 
-Messages quote file contents only through :func:`excerpt`: at most a short,
-escaped piece, never a whole file.
+A .gz input may also expand at most :data:`MAX_GZIP_RATIO` times its own size
+(beyond :data:`GZIP_FLOOR_BYTES`), and a reader may set a lower limit for its
+format (``limit``): a 400 KB file that holds 250 MB of text is refused while
+decompressing, in well under a second.
+
+Messages never quote a file tbdse did not write, unless the user asked
+(``--show-input``): see tbdse._excerpts, whose helpers are re-exported here.
 """
 
 from __future__ import annotations
@@ -31,61 +36,52 @@ import tempfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
+from tbdse._excerpts import (  # re-exported: every reader imports them from here
+    EXCERPT_CHARS,
+    content,
+    excerpt,
+    from_file,
+    from_file_hidden,
+    quoted,
+    show_input,
+    showing_input,
+    shown,
+)
 from tbdse.errors import ConfigError
 
 __all__ = [
+    "EXCERPT_CHARS",
     "MAX_INPUT_BYTES",
     "check_input",
+    "content",
     "current_root",
     "excerpt",
+    "from_file",
+    "from_file_hidden",
     "input_path",
     "input_root",
     "is_gzip",
     "named",
     "quoted",
     "read_input",
+    "show_input",
+    "showing_input",
     "shown",
 ]
 
 # Inputs are descriptions and graphs, not data sets: 256 MiB holds a DIMACS road
 # network of tens of millions of arcs, and refuses a runaway file before it fills memory.
 MAX_INPUT_BYTES = 256 * 2**20
-EXCERPT_CHARS = 60
 # What a .gz input holds is limited like any input: checked while decompressing.
 MAX_DECOMPRESSED_BYTES = MAX_INPUT_BYTES
+# Text and graphs compress 3-20 times; far more is a "zip bomb" built to exhaust memory.
+MAX_GZIP_RATIO = 100
+GZIP_FLOOR_BYTES = 16 * 2**20  # below this, any ratio is fine (small files, padding)
 
 _ROOT: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
     "tbdse_input_root", default=None
 )
-
-
-def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
-    """``repr(value)`` (control characters escaped) cut to about ``limit`` characters."""
-    if isinstance(value, (str, bytes)) and len(value) > 4 * limit:
-        value = value[: 4 * limit]  # repr of a huge string costs time; the cut hides the rest
-        shown_ = repr(value)
-        return shown_[: limit - 3] + "..."
-    try:
-        shown_ = repr(value)
-    except Exception:  # a value whose repr fails still gets a message
-        shown_ = f"<{type(value).__name__}>"
-    return shown_ if len(shown_) <= limit else shown_[: limit - 3] + "..."
-
-
-def quoted(name: Any) -> str:
-    """A name for a message in quotes: 'name' when short and printable, else an excerpt."""
-    text = str(name)
-    if isinstance(name, str) and text.isprintable() and len(text) <= EXCERPT_CHARS:
-        return f"'{text}'"
-    return excerpt(name)
-
-
-def shown(path: Any) -> str:
-    """A path for a message: as written when printable, else escaped."""
-    text = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
-    return text if text.isprintable() else repr(text)
 
 
 def current_root() -> Path | None:
@@ -181,23 +177,36 @@ def is_gzip(source: str | os.PathLike[str]) -> bool:
     return os.fsdecode(source).lower().endswith(".gz")
 
 
-def read_input(source: str | os.PathLike[str], what: str = "file") -> bytes:
+def read_input(
+    source: str | os.PathLike[str], what: str = "file", limit: int | None = None
+) -> bytes:
     """The bytes of input ``source``, checked as in :func:`check_input`;
-    decompressed when its name ends in ``.gz`` (:func:`is_gzip`).
+    decompressed when its name ends in ``.gz`` (:func:`is_gzip`).  ``limit``
+    (bytes) is a format's own budget, lower than :data:`MAX_INPUT_BYTES`, for
+    the file and for what it decompresses to.
 
     Opened without blocking and re-checked on the open descriptor, so a FIFO
     or device swapped in after the check is refused rather than read."""
     raw = _read_raw(source, what)
+    name = shown(source)
+    if limit is not None and len(raw) > limit:
+        raise ConfigError(
+            f"{name}: the {what} is {len(raw):,} bytes; a {what} is read up to {limit:,} bytes"
+        )
     if isinstance(source, (str, os.PathLike)) and is_gzip(source):
-        return b"".join(_gunzip(raw, shown(source), what))
+        return b"".join(_gunzip(raw, name, what, limit))
     return raw
 
 
-def _gunzip(data: bytes, name: str, what: str) -> Iterator[bytes]:
+def _gunzip(data: bytes, name: str, what: str, limit: int | None = None) -> Iterator[bytes]:
     """The decompressed pieces of gzip ``data`` (one member or several); a
     ConfigError for data that is not gzip, is cut short, or would decompress
-    beyond :data:`MAX_DECOMPRESSED_BYTES` (checked before the excess is made)."""
-    left = MAX_DECOMPRESSED_BYTES
+    beyond :data:`MAX_DECOMPRESSED_BYTES`, ``limit`` or :data:`MAX_GZIP_RATIO`
+    times its size (checked before the excess is made)."""
+    budget = min(MAX_DECOMPRESSED_BYTES, max(GZIP_FLOOR_BYTES, MAX_GZIP_RATIO * len(data)))
+    if limit is not None and limit < budget:
+        budget = limit
+    left = budget
     rest = data
     if not rest:
         raise ConfigError(f"{name}: the {what} is empty, not gzip-compressed data")
@@ -214,10 +223,7 @@ def _gunzip(data: bytes, name: str, what: str) -> Iterator[bytes]:
                 ) from None
             left -= len(piece)
             if left < 0:
-                raise ConfigError(
-                    f"{name}: the {what} decompresses to more than "
-                    f"{MAX_DECOMPRESSED_BYTES:,} bytes; inputs are limited to that"
-                )
+                raise ConfigError(_too_big(name, what, len(data), budget, limit))
             if piece:
                 yield piece
             pending = unpack.unconsumed_tail
@@ -228,6 +234,25 @@ def _gunzip(data: bytes, name: str, what: str) -> Iterator[bytes]:
         rest = unpack.unused_data
         if rest.strip(b"\x00") == b"":  # padding after the last member
             break
+
+
+def _too_big(name: str, what: str, packed: int, budget: int, limit: int | None) -> str:
+    if budget == limit:
+        return (
+            f"{name}: the {what} decompresses to more than {limit:,} bytes; a {what} is "
+            f"read up to {limit:,} bytes"
+        )
+    if budget == MAX_DECOMPRESSED_BYTES:
+        return (
+            f"{name}: the {what} decompresses to more than "
+            f"{MAX_DECOMPRESSED_BYTES:,} bytes; inputs are limited to that"
+        )
+    return (
+        f"{name}: the {what} decompresses to more than {budget:,} bytes, over "
+        f"{MAX_GZIP_RATIO} times its {packed:,} compressed bytes: refused as a "
+        f"decompression bomb (a .gz input may expand {MAX_GZIP_RATIO} times, or to "
+        f"{GZIP_FLOOR_BYTES:,} bytes)"
+    )
 
 
 @contextlib.contextmanager

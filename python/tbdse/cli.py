@@ -34,6 +34,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from tbdse._inputs import show_input
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 
 LISTS = ("schemes", "gpus", "workloads", "costs", "metrics")
@@ -232,6 +233,13 @@ def _parser() -> argparse.ArgumentParser:
         talk = command.add_mutually_exclusive_group()
         talk.add_argument("-v", "--verbose", action="store_true", help="say more")
         talk.add_argument("-q", "--quiet", action="store_true", help="say only warnings and errors")
+    # Error messages quote input files only when asked (before or after the command).
+    show_help = "let error messages quote short, escaped excerpts of input files"
+    parser.add_argument("--show-input", action="store_true", help=show_help)
+    for command in sub.choices.values():
+        command.add_argument(
+            "--show-input", action="store_true", default=argparse.SUPPRESS, help=show_help
+        )
     return parser
 
 
@@ -379,7 +387,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None, got: list[int]) -> int:
     try:
         args = _parser().parse_args(argv)
-        return _run(args)
+        with show_input(args.show_input):
+            return _run(args)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -417,9 +417,11 @@ def load(
     its sweep reads again (a swept workload parameter)."""
     from tbdse._experiment_file import default_name, parse
 
-    doc = load_yaml(path)
-    doc.data = apply_overrides(doc.data, overrides)
-    with _inputs.input_root(input_root) as root:
+    # Messages show the file's names and numbers, never its other text (--show-input does).
+    with _inputs.from_file():
+        doc = load_yaml(path)
+    doc.data = apply_overrides(doc.data, overrides)  # the user's own words: quoted
+    with _inputs.from_file(), _inputs.input_root(input_root) as root:
         exp = parse(
             doc, base_dir=Path(path).resolve().parent, default_name=default_name(Path(path).stem)
         )

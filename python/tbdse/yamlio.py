@@ -17,7 +17,15 @@ from typing import Any
 
 import yaml
 
-from tbdse._inputs import excerpt, read_input, shown
+from tbdse._inputs import (
+    content,
+    excerpt,
+    from_file_hidden,
+    quoted,
+    read_input,
+    showing_input,
+    shown,
+)
 from tbdse.errors import ConfigError
 
 __all__ = ["Located", "Problems", "load_yaml", "path_str", "read_text"]
@@ -39,7 +47,10 @@ def path_str(path: Path_) -> str:
     for part in path:
         if not isinstance(part, int):
             text = str(part)  # a key from the file: one short line in messages
-            part = text if text.isprintable() and len(text) <= 60 else excerpt(text)
+            if from_file_hidden(text):  # a data file's key that is no name: not quoted
+                part = f"<{content(text, 'key')}>"
+            else:
+                part = text if text.isprintable() and len(text) <= 60 else excerpt(text)
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(top level)"
 
@@ -102,7 +113,7 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     if text in ("false", "False", "FALSE"):
         return False
     if _INT.match(text):
-        return int(text)
+        return int(text) if len(text) <= MAX_DIGITS else text  # a value is refused in _convert
     if _OCT.match(text):
         return int(text[2:], 8)
     if _HEX.match(text):
@@ -121,6 +132,10 @@ def _scalar(node: yaml.ScalarNode) -> Any:
 # aliases can repeat a node exponentially often: the "billion laughs").
 MAX_DEPTH = 64
 MAX_VALUES = 1_000_000
+# A YAML file is a description (experiment, task list, application): 8 MiB is far
+# beyond any, and the pure-Python parser reads it in seconds, not minutes.
+MAX_YAML_BYTES = 8 * 2**20
+MAX_DIGITS = 64  # a whole number longer than this is no count or size (int() balks at 4300)
 ALIAS_GROWTH = 20  # values per distinct node before expansion counts as a bomb
 _TAG = "tag:yaml.org,2002:"
 _ALLOWED_TAGS = {
@@ -157,6 +172,12 @@ def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str], budg
         errors.append(f"{doc.where(path)}: {path_str(path)}: tag {shown} is not supported")
         return None
     if isinstance(node, yaml.ScalarNode):
+        if node.style is None and len(node.value) > MAX_DIGITS and _INT.match(node.value):
+            errors.append(
+                f"{doc.where(path)}: {path_str(path)}: a whole number of {len(node.value):,} "
+                f"digits; numbers are read up to {MAX_DIGITS} digits"
+            )
+            return None
         return _scalar(node)
     if isinstance(node, yaml.SequenceNode):
         return [
@@ -177,7 +198,7 @@ def _convert(node: yaml.Node, path: Path_, doc: Located, errors: list[str], budg
                 continue
             if key in out:
                 errors.append(
-                    f"{where}: {path_str((*path, key))}: duplicate key '{key}' "
+                    f"{where}: {path_str((*path, key))}: duplicate key {quoted(key)} "
                     f"(first given on line {first_line[key]})"
                 )
                 continue
@@ -196,13 +217,13 @@ def _line_col(data: bytes | str, offset: int) -> tuple[int, int]:
     return line, offset - (before.rfind(newline) + 1) + 1  # type: ignore[arg-type]
 
 
-def read_text(source: str | Path, what: str = "file") -> str:
+def read_text(source: str | Path, what: str = "file", limit: int | None = None) -> str:
     """A text file's contents as UTF-8 (a BOM is allowed); ConfigError naming the
     file, line and column for anything else: other encodings, binary data, NUL bytes,
     and for what tbdse._inputs refuses (not a regular file, too large, outside the
-    input root)."""
+    input root, beyond the format's ``limit`` in bytes, compressed or not)."""
     # The one reader of inputs: regular files only, size-limited, within the input root.
-    data = read_input(source, what)
+    data = read_input(source, what, limit)
     p = shown(source)
     for bom, name in (
         (b"\xff\xfe\x00\x00", "UTF-32"),
@@ -225,20 +246,53 @@ def read_text(source: str | Path, what: str = "file") -> str:
         ) from None
 
 
+_FLOW = re.compile(r"[\[\]{}]")
+_QUOTED = re.compile(r"'(?:[^'\n]|'')*'|\"(?:[^\"\\\n]|\\.)*\"|#[^\n]*")
+
+
+def flow_depth(text: str) -> int:
+    """The deepest nesting of flow brackets ([ { } ]) outside quotes and comments,
+    found without recursion (the parser recurses, so it is checked first)."""
+    if "[" not in text and "{" not in text:
+        return 0
+    bare = _QUOTED.sub("", text)
+    depth = deepest = 0
+    for match in _FLOW.finditer(bare):
+        depth += 1 if match.group() in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _problem(problem: str) -> str:
+    """PyYAML's problem text with the tokens it quotes from the file left out
+    (a lone punctuation or space character, such as a tab, is kept)."""
+    if showing_input():
+        return problem if problem.isprintable() and len(problem) <= 120 else excerpt(problem, 120)
+
+    def hide(match: re.Match[str]) -> str:
+        inner = match.group()[1:-1]
+        return match.group() if len(inner) <= 2 and not inner.isalnum() else "<not shown>"
+
+    return re.sub(r"'[^']*'|\"[^\"]*\"", hide, problem)[:200]
+
+
 def load_yaml(source: str | Path, *, text: str | None = None) -> Located:
-    """Loads one YAML document from a file (or ``text`` named ``source``)."""
+    """Loads one YAML document from a file (or ``text`` named ``source``),
+    of at most :data:`MAX_YAML_BYTES` and :data:`MAX_DEPTH` levels."""
     name = str(source)
     if text is None:
-        text = read_text(source)
+        text = read_text(source, "YAML file", MAX_YAML_BYTES)
+    if flow_depth(text) > MAX_DEPTH:
+        raise ConfigError(
+            f"{name}: values nested more than {MAX_DEPTH} levels deep ([ or {{ brackets)"
+        )
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{name}:{mark.line + 1}:{mark.column + 1}" if mark else name
-        # The problem text can quote a token of the file: keep it to one short line.
-        problem = exc.problem or "(no detail)"
-        if not problem.isprintable() or len(problem) > 120:
-            problem = excerpt(problem, 120)
+        # The problem text can quote a token of the file: not shown unless asked.
+        problem = _problem(exc.problem or "(no detail)")
         raise ConfigError(f"{where}: not valid YAML: {problem}") from None
     except yaml.reader.ReaderError as exc:
         line, col = _line_col(text, exc.position)

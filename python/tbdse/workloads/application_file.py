@@ -35,7 +35,7 @@ from typing import Any
 
 from tbdse import yamlio
 from tbdse._checks import text
-from tbdse._inputs import excerpt
+from tbdse._inputs import excerpt, from_file
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
@@ -153,8 +153,9 @@ def application_file(
     kernels: list[Kernel] | None = None,
 ) -> Workload:
     """A multi-kernel application read from a YAML file (see tbdse.workloads.application_file)."""
-    spec = yamlio.load_yaml(Path(path)).data
-    workload = application_from_spec(spec, where=f"application file '{path}'")
+    with from_file():  # messages describe the file's values, not quote them
+        spec = yamlio.load_yaml(Path(path)).data
+        workload = application_from_spec(spec, where=f"application file '{path}'")
     return file_workload(
         workload,
         "application_file",

@@ -27,7 +27,7 @@ from typing import Any
 
 from tbdse import _core, yamlio
 from tbdse._checks import text, whole
-from tbdse._inputs import excerpt
+from tbdse._inputs import excerpt, from_file, shown
 from tbdse._params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.workloads._rodinia_cfg_defs import RODINIA
@@ -162,10 +162,17 @@ def _from_spec(spec: Mapping[str, Any], where: str) -> Workload:
 def cfg_file(path: str, threads: int = 0, *, name: str | None = None) -> Workload:
     """A control-flow kernel from a YAML file (name, threads, blocks, paths);
     ``threads`` > 0 overrides the file's."""
-    spec = yamlio.load_yaml(Path(path)).data  # the hardened loader every YAML input uses
-    if threads and isinstance(spec, Mapping):
-        spec = {**spec, "threads": threads}
-    made = _from_spec(spec, path)
+    with from_file():  # messages describe the file's values, not quote them
+        spec = yamlio.load_yaml(Path(path)).data  # the hardened loader every YAML input uses
+        if threads and isinstance(spec, Mapping):
+            spec = {**spec, "threads": threads}
+        try:
+            made = _from_spec(spec, path)
+        except ConfigError as exc:  # a block's or path's problem: say which file
+            where = shown(path)
+            if str(exc).startswith(where) or f"kernel file {where}" in str(exc):
+                raise
+            raise ConfigError(f"{where}: {exc}") from None
     if name:
         made.name = name
     made.generator, made.params = "cfg_file", {"path": path, "threads": threads}

@@ -39,14 +39,14 @@ import json
 import math
 import os
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tbdse._checks import real
-from tbdse._inputs import excerpt, quoted, shown
+from tbdse._inputs import content, excerpt, from_file, quoted, shown
 from tbdse.cost import CostModel, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator
@@ -57,6 +57,13 @@ __all__ = ["matrix_market_arcs", "read_dot", "read_matrix_market", "read_wfcommo
 
 CostArg = CostModel | Mapping[str, Any] | float | None
 MAX_CYCLES = 2**48
+# Budgets of the Python readers (tbdse._inputs limits every input to 256 MiB; these
+# formats are parsed into Python objects, ~10 bytes per byte read, so less is read):
+MAX_TEXT_BYTES = 32 * 2**20  # DOT, WfCommons JSON, Matrix Market task graphs
+MAX_DOT_TOKENS = 1_000_000
+MAX_MM_ENTRIES = 2_000_000
+MAX_JSON_DEPTH = 100
+MAX_DIGITS = 64
 
 
 def _stem(path: str) -> str:
@@ -128,7 +135,8 @@ def _workload(
     if not labels:
         raise ConfigError(f"{where}: the file holds no tasks")
     edges = list(dict.fromkeys(edges))
-    check_acyclic(labels, edges, where)
+    with from_file():  # the labels are the file's
+        check_acyclic(labels, edges, where)
     made = from_edges(
         edges,
         len(labels),
@@ -195,7 +203,8 @@ class _Dot:
                 hint = " (HTML labels are not supported)" if what == "<" else ""
                 if what == '"':
                     raise self.fail(line, "a quoted id is not closed")
-                raise self.fail(line, f"unexpected character {excerpt(what)}{hint}")
+                shown_ = f"'{what}'" if what in "<>!$%&()*+./?@\\^`|~'" else content(what)
+                raise self.fail(line, f"unexpected character {shown_}{hint}")
             kind = match.lastgroup or ""
             value = match.group()
             if kind == "string":
@@ -208,6 +217,10 @@ class _Dot:
             elif kind == "id" and value.lower() in _KEYWORDS:
                 kind = value.lower()
             if kind not in ("space", "newline", "comment"):
+                if len(self.tokens) == MAX_DOT_TOKENS:
+                    raise self.fail(
+                        line, f"more than {MAX_DOT_TOKENS:,} tokens; a DOT file is read up to that"
+                    )
                 self.tokens.append((kind, value, line))
             line += match.group().count("\n")
             at_line_start = kind == "newline" or (at_line_start and kind == "space")
@@ -228,7 +241,9 @@ class _Dot:
         token = self.peek()
         if token[0] not in kinds:
             wanted = " or ".join(f"'{k}'" if k not in ("id", "end") else k for k in kinds)
-            got = "the end of the file" if token[0] == "end" else excerpt(token[1])
+            got = "the end of the file" if token[0] == "end" else f"'{token[1]}'"
+            if token[0] == "id":  # a word of the file's own, not DOT's syntax
+                got = content(token[1], "word")
             raise self.fail(token[2], f"expected {wanted}; got {got}")
         self.pos += 1
         return token
@@ -336,7 +351,31 @@ def read_dot(
 ) -> Workload:
     """A Graphviz DOT digraph as a task graph; node attribute 'cost' (or 'size'): cycles."""
     where = shown(path)
-    labels, edges, attrs, lines = _dot_graph(read_text(path, "DOT file"), where)
+    with from_file():
+        source = read_text(path, "DOT file", MAX_TEXT_BYTES)
+        labels, edges, attrs, lines = _dot_graph(source, where)
+        del source
+        costs = _dot_costs(labels, attrs, lines, where)
+    made = _workload(
+        list(labels),
+        edges,
+        costs,
+        where,
+        name=name or _stem(str(path)),
+        default_cost=from_graph(),
+        cost=cost,
+        kernel=kernel,
+        kernels=kernels,
+    )
+    made.chosen_cost = None if cost is None else made.cost
+    made.generator, made.params = "dot", {"path": str(path)}
+    return made
+
+
+def _dot_costs(
+    labels: list[str], attrs: dict[str, dict[str, str]], lines: dict[str, int], where: str
+) -> list[int] | None:
+    """Each node's cycles from its 'cost' (or 'size') attribute; None when no node has one."""
     given = [n for n in labels if "cost" in attrs[n] or "size" in attrs[n]]
     costs = None
     if given:
@@ -356,20 +395,7 @@ def read_dot(
                     f"of cycles in 0..2^48; got {excerpt(attrs[n][key])}"
                 )
             costs.append(cycles)
-    made = _workload(
-        list(labels),
-        edges,
-        costs,
-        where,
-        name=name or _stem(str(path)),
-        default_cost=from_graph(),
-        cost=cost,
-        kernel=kernel,
-        kernels=kernels,
-    )
-    made.chosen_cost = None if cost is None else made.cost
-    made.generator, made.params = "dot", {"path": str(path)}
-    return made
+    return costs
 
 
 # -- WfCommons --------------------------------------------------------------------------------
@@ -446,10 +472,63 @@ def read_wfcommons(
     """A WfCommons WfFormat JSON workflow; task runtimes (s) x cycles_per_second are cycles."""
     rate = _positive(cycles_per_second, "wfcommons: 'cycles_per_second'")
     where = shown(path)
+    with from_file():
+        return _wfcommons(path, where, rate, cycles_per_second, name, cost, kernel, kernels)
+
+
+def _json(text: str, where: str) -> Any:
+    """``text`` parsed as JSON, its nesting depth and number lengths checked first."""
+    depth = _json_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise ConfigError(
+            f"{where}: JSON nested {depth} levels deep; a workflow file is read up to "
+            f"{MAX_JSON_DEPTH} levels"
+        )
+
+    def number(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            at = text.find(digits)
+            line = text.count("\n", 0, at) + 1
+            col = at - (text.rfind("\n", 0, at) + 1) + 1
+            raise ConfigError(
+                f"{where}:{line}:{col}: a whole number of {len(digits):,} digits; numbers "
+                f"are read up to {MAX_DIGITS} digits"
+            )
+        return int(digits)
+
     try:
-        data = json.loads(read_text(path, "workflow file"))
+        return json.loads(text, parse_int=number)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})") from None
+    except (RecursionError, ValueError) as exc:  # a depth or size the checks above missed
+        raise ConfigError(f"{where}: cannot read the JSON ({type(exc).__name__})") from None
+
+
+_JSON_SKIP = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_OPEN = str.maketrans({"[": "(", "{": "(", "]": ")", "}": ")"})
+
+
+def _json_depth(text: str) -> int:
+    """The deepest nesting of [ and { outside strings, counted without recursion."""
+    bare = _JSON_SKIP.sub("", text)
+    bare = re.sub(r"[^\[\]{}]+", "", bare)
+    if not bare:
+        return 0
+    steps = np.frombuffer(bare.translate(_JSON_OPEN).encode("ascii"), dtype=np.uint8)
+    return int(np.cumsum(np.where(steps == ord("("), 1, -1)).max())
+
+
+def _wfcommons(
+    path: str,
+    where: str,
+    rate: float,
+    cycles_per_second: float,
+    name: str | None,
+    cost: CostArg,
+    kernel: Kernel | None,
+    kernels: Sequence[Kernel] | None,
+) -> Workload:
+    data = _json(read_text(path, "workflow file", MAX_TEXT_BYTES), where)
     tasks = _wf_tasks(data, where)
     index: dict[Hashable, int] = {}
     for i, (tid, _, _, _, key) in enumerate(tasks):
@@ -507,6 +586,9 @@ def read_wfcommons(
 
 # -- Matrix Market ----------------------------------------------------------------------------
 
+# Words of the Matrix Market format itself, shown in messages (any other word is the file's).
+_MM_WORDS = {"matrix", "vector", "coordinate", "array", "pattern", "integer", "real", "complex"}
+_MM_WORDS |= {"general", "symmetric", "skew-symmetric", "hermitian"}
 _MM_SUPPORTED = (
     "supported: '%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>'"
 )
@@ -517,12 +599,32 @@ def _mm_entries(
 ) -> tuple[int, str, bool, list[tuple[int, int, str, int]]]:
     """Node count, value type, symmetry and (row, column, value, line) entries (0-based)."""
     where = shown(path)
-    lines = read_text(os.fspath(path), "Matrix Market file").splitlines()
-    banner = lines[0].split() if lines else []
+    with from_file():
+        return _mm_read(read_text(os.fspath(path), "Matrix Market file", MAX_TEXT_BYTES), where)
+
+
+def _mm_word(word: str) -> str:
+    return f"'{word}'" if word in _MM_WORDS else content(word, "word")
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time (splitlines() would hold them all at once)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield text[start:end]
+        start = end + 1
+
+
+def _mm_read(text: str, where: str) -> tuple[int, str, bool, list[tuple[int, int, str, int]]]:
+    lines = _lines(text)
+    first = next(lines, "")
+    banner = first.split()
     if not banner or banner[0].lower() != "%%matrixmarket":
         raise ConfigError(
             f"{where}:1: expected the Matrix Market banner '%%MatrixMarket matrix coordinate "
-            f"...'; got {excerpt(lines[0] if lines else '')}"
+            f"...'; got {content(first, 'line')}"
         )
     if len(banner) != 5:
         raise ConfigError(
@@ -537,52 +639,62 @@ def _mm_entries(
     ):
         if value not in valid:
             raise ConfigError(
-                f"{where}:1: {what} {excerpt(value)} is not supported; {_MM_SUPPORTED}"
+                f"{where}:1: {what} {_mm_word(value)} is not supported; {_MM_SUPPORTED}"
             )
     nodes = declared = size_line = 0
     entries: list[tuple[int, int, str, int]] = []
     want = 2 if field == "pattern" else 3
-    for lineno, line in enumerate(lines[1:], 2):
+    for lineno, line in enumerate(lines, 2):
         words = line.split()
         if not words or words[0].startswith("%"):
             continue
         if not size_line:
             try:
-                rows, cols, declared = (int(w) for w in words) if len(words) == 3 else (0, 0, -1)
+                if len(words) != 3 or max(map(len, words)) > MAX_DIGITS:
+                    raise ValueError
+                rows, cols, declared = (int(w) for w in words)
             except ValueError:
                 rows, cols, declared = 0, 0, -1
             if declared < 0 or rows < 1:
                 raise ConfigError(
                     f"{where}:{lineno}: expected the size line '<rows> <columns> <entries>' "
-                    f"(whole numbers, rows >= 1); got {excerpt(line)}"
+                    f"(whole numbers, rows >= 1); got {content(line, 'line')}"
                 )
             if rows != cols or rows >= 2**31:
                 raise ConfigError(
                     f"{where}:{lineno}: the matrix is {rows} x {cols}: a graph's matrix must "
                     "be square, with at most 2^31 - 1 rows"
                 )
+            if declared > MAX_MM_ENTRIES:
+                raise ConfigError(
+                    f"{where}:{lineno}: the size line declares {declared:,} entries; a Matrix "
+                    f"Market file is read here up to {MAX_MM_ENTRIES:,} (graphs.read_matrix_market "
+                    "without weight_scale reads larger ones)"
+                )
             nodes, size_line = rows, lineno
             continue
         if len(words) != want:
             shape = "<row> <column>" if want == 2 else "<row> <column> <value>"
             raise ConfigError(
-                f"{where}:{lineno}: expected an entry '{shape}' ({field}); got {excerpt(line)}"
+                f"{where}:{lineno}: expected an entry '{shape}' ({field}); "
+                f"got {content(line, 'line')}"
             )
         if len(entries) == declared:
             raise ConfigError(
                 f"{where}:{lineno}: more entries than the {declared} that the size line "
                 f"(line {size_line}) declares"
             )
-        ids = []
+        ids: list[int] = []
         for word in words[:2]:
             try:
-                k = int(word)
+                k = int(word) if len(word) <= MAX_DIGITS else 0
             except ValueError:
                 k = 0
             if not 1 <= k <= nodes:
+                index = "row" if not ids else "column"
                 raise ConfigError(
-                    f"{where}:{lineno}: entry {excerpt(line)}: index {excerpt(word)} is out of "
-                    f"range (valid: 1..{nodes})"
+                    f"{where}:{lineno}: the entry's {index} index ({content(word, 'word')}) is "
+                    f"not a whole number in range (valid: 1..{nodes})"
                 )
             ids.append(k - 1)
         if symmetry == "symmetric" and ids[0] < ids[1]:
@@ -617,10 +729,13 @@ def matrix_market_arcs(
         weight = 1
         if field != "pattern":
             try:
+                if len(word) > MAX_DIGITS:  # int() balks at 4300 digits, float() overflows
+                    raise ValueError
                 value = int(word) if field == "integer" else float(word)
             except ValueError:
                 raise ConfigError(
-                    f"{where}:{line}: entry ({i + 1}, {j + 1}): value {excerpt(word)} is not "
+                    f"{where}:{line}: entry ({i + 1}, {j + 1}): the value "
+                    f"({content(word, 'word')}) is not "
                     f"{'a whole number' if field == 'integer' else 'a number'}"
                 ) from None
             scaled = value * weight_scale

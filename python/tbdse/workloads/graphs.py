@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._checks import flag, real, text, whole
-from tbdse._inputs import input_path, named, shown
+from tbdse._inputs import content, input_path, named, showing_input, shown
 from tbdse.errors import ConfigError
 
 __all__ = [
@@ -146,9 +147,41 @@ def _read_file(reader: Any, path: str | os.PathLike[str], caller: str, *args: An
         return _parse(reader, local, name, *args)
 
 
+# The C++ readers quote a line or word of the file ('...', escaped, at most 40
+# characters) after these words; tbdse._inputs.content() replaces it unless shown.
+_CPP_QUOTE = re.compile(r"\b(got|type|object|format|symmetry|id|count|weight) '((?:[^'\\]|\\.)*)'")
+
+
+# Words of the formats themselves (Matrix Market banners), which messages may show.
+_FORMAT_WORDS = {"matrix", "vector", "coordinate", "array", "pattern", "integer", "real"}
+_FORMAT_WORDS |= {"complex", "general", "symmetric", "skew-symmetric", "hermitian"}
+
+
+def _unquoted(message: str) -> str:
+    """A C++ reader's message without the file's text it quotes (unless shown)."""
+    if showing_input():
+        return message
+
+    def hide(match: re.Match[str]) -> str:
+        if match.group(2).lower() in _FORMAT_WORDS:
+            return match.group()
+        text = re.sub(r"\\(x[0-9A-F]{2}|.)", "_", match.group(2))
+        cut = text.endswith("...")
+        what = "line" if match.group(1) == "got" and " " in text else "word"
+        shown_ = content(text[:-3] if cut else text, what)
+        return f"{match.group(1)} {shown_.replace(' of ', ' of more than ', 1) if cut else shown_}"
+
+    return _CPP_QUOTE.sub(hide, message)
+
+
 def _parse(reader: Any, path: str, name: str, *args: Any) -> Any:
     try:
         return reader(path, *args)
+    except ConfigError as exc:
+        hidden = _unquoted(str(exc))
+        if hidden == str(exc):
+            raise
+        raise ConfigError(hidden) from None
     except UnicodeDecodeError:
         # The C++ reader's message quoted a line holding bytes that are not
         # UTF-8, which Python cannot turn into the ConfigError's text.

@@ -16,7 +16,7 @@ lists may wrap over several lines.  Dummy nodes are dropped unless
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._checks import real, whole
-from tbdse._inputs import excerpt
+from tbdse._inputs import content, excerpt, shown
 from tbdse.cost import CostModel, as_cost, cycle_array, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
@@ -33,6 +33,12 @@ from tbdse.yamlio import read_text
 __all__ = ["from_edges", "from_networkx", "read_edge_list", "read_stg"]
 
 CostArg = CostModel | Mapping[str, Any] | float | None
+# Budgets of the Python text readers (each edge or token becomes Python objects, ~100
+# bytes apiece; graphs.read_edge_list reads large graphs in C++):
+MAX_TEXT_BYTES = 32 * 2**20
+MAX_EDGES = 2_000_000
+MAX_STG_TOKENS = 4_000_000
+MAX_DIGITS = 64  # int() refuses 4300 digits with a ValueError; no id or cost is that long
 
 
 def _ids(values: Any, what: str) -> np.ndarray:
@@ -157,18 +163,33 @@ def read_edge_list(
 ) -> Workload:
     """An edge-list file: one 'parent child' pair per line (spaces or commas), '#' comments."""
     edges = []
-    for lineno, line in enumerate(read_text(path, "graph file").splitlines(), 1):
+    where = shown(path)
+    source = read_text(path, "graph file", MAX_TEXT_BYTES)
+    for lineno, line in enumerate(_lines(source), 1):
         text = line.split("#", 1)[0].replace(",", " ").split()
         if not text:
             continue
         try:
-            if len(text) != 2:
+            if len(text) != 2 or max(len(text[0]), len(text[1])) > MAX_DIGITS:
                 raise ValueError
-            edges.append((int(text[0]), int(text[1])))
+            edge = (int(text[0]), int(text[1]))
         except ValueError:
             raise ConfigError(
-                f"{path}:{lineno}: expected 'parent child' node ids; got {excerpt(line)}"
+                f"{where}:{lineno}: expected 'parent child' node ids (whole numbers); "
+                f"got {content(line, 'line')}"
             ) from None
+        if not (0 <= edge[0] < 2**31 and 0 <= edge[1] < 2**31):
+            raise ConfigError(
+                f"{where}:{lineno}: node ids are 0..2147483647; this line's are "
+                f"{edge[0]} and {edge[1]}"
+            )
+        edges.append(edge)
+        if len(edges) > MAX_EDGES:
+            raise ConfigError(
+                f"{where}:{lineno}: more than {MAX_EDGES:,} edges; an edge-list task graph is "
+                "read up to that"
+            )
+    del source
     made = from_edges(
         edges, name=name or Path(path).stem, cost=cost, kernel=kernel, kernels=kernels
     )
@@ -179,14 +200,25 @@ def read_edge_list(
 _STG_FIELDS = ("task id", "processing time", "predecessor count")
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time (splitlines() would hold them all at once)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield text[start:end]
+        start = end + 1
+
+
 def _stg_number(tok: str, path: str, line: int, field: str, lo: int = 0) -> int:
     try:
-        value = int(tok)
-    except ValueError:  # also a number too long to convert
+        value = int(tok) if len(tok) <= MAX_DIGITS else None
+    except ValueError:
         value = None
     if value is None or value < lo:
         raise ConfigError(
-            f"{path}:{line}: STG {field}: expected a whole number >= {lo}; got {excerpt(tok)}"
+            f"{path}:{line}: STG {field}: expected a whole number >= {lo}; "
+            f"got {content(tok, 'word')}"
         )
     return value
 
@@ -194,10 +226,15 @@ def _stg_number(tok: str, path: str, line: int, field: str, lo: int = 0) -> int:
 def _stg_tasks(text: str, path: str) -> tuple[list[int], list[tuple[int, int, list[int], int]]]:
     """Header numbers and (id, cost, predecessors, line) records of an STG file."""
     tokens: list[tuple[str, int]] = []  # (text, line)
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(_lines(text), 1):
         if line.lstrip().startswith("#"):
             break  # the information part
         tokens.extend((tok, lineno) for tok in line.split())
+        if len(tokens) > MAX_STG_TOKENS:
+            raise ConfigError(
+                f"{path}:{lineno}: more than {MAX_STG_TOKENS:,} numbers; an STG file is read "
+                "up to that"
+            )
     if not tokens:
         raise ConfigError(f"{path}: empty STG file (expected a header line 'n' first)")
     header_line = tokens[0][1]
@@ -260,7 +297,7 @@ def read_stg(
             "stg: 'cycles_per_unit' (cycles per STG time unit) must be > 0 and at most 1e12; "
             f"got {excerpt(cycles_per_unit)}"
         )
-    header, records = _stg_tasks(read_text(path, "graph file"), str(path))
+    header, records = _stg_tasks(read_text(path, "graph file", MAX_TEXT_BYTES), shown(path))
     n = header[0]
     prototype = len(header) == 2
     expected = n + 1 if prototype else n + 2

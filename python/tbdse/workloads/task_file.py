@@ -33,7 +33,7 @@ from typing import Any
 
 from tbdse import yamlio
 from tbdse._checks import text
-from tbdse._inputs import excerpt
+from tbdse._inputs import excerpt, from_file
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
@@ -141,8 +141,9 @@ def tasks_file(
     """A task graph of OpenMP-style tasks with depend clauses, from a YAML file.
 
     The format: tbdse.workloads.task_file, docs/experiments.md."""
-    doc = yamlio.load_yaml(Path(path))
-    workload = tasks_from_spec(doc.data, where="task file", locate=doc.where)
+    with from_file():  # messages describe the file's values, not quote them
+        doc = yamlio.load_yaml(Path(path))
+        workload = tasks_from_spec(doc.data, where="task file", locate=doc.where)
     return file_workload(
         workload,
         "tasks_file",
