@@ -194,7 +194,9 @@ def test_spinning_workers_take_sm_throughput(sm_model: str, spin: float, duratio
     # 100-cycle task takes 200 (spin 1), 150 (0.5) or 100 (free); under the
     # fixed model neighbours do not matter.
     wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]))
-    gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model=sm_model, sm_saturation=1.0)
+    # (a saturation set under 'fixed' would change nothing: refused as a silent knob)
+    saturation = {"sm_saturation": 1.0} if sm_model == "shared" else {}
+    gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model=sm_model, **saturation)
     r = td.simulate(wl, gpu, juggler(workers=2, policy="grr", spin_weight=spin), timeline=True)
     assert list(by_task(r)["duration"]) == [duration]
 
@@ -328,9 +330,8 @@ def test_every_task_once_after_its_parents_one_at_a_time_per_worker(
 ) -> None:
     n, edges = dag
     wl = td.workloads.from_edges(edges, n, cost=td.cost.array(costs[:n]))
-    gpu = make_gpu(
-        2, 3, clock_mhz=1000.0, host_launch_us=launch, sm_model=sm_model, sm_saturation=1.5
-    )
+    shared = {"sm_saturation": 1.5} if sm_model == "shared" else {}
+    gpu = make_gpu(2, 3, clock_mhz=1000.0, host_launch_us=launch, sm_model=sm_model, **shared)
     r = td.simulate(
         wl, gpu, juggler(workers=workers, policy=policy, lrr_start=lrr_start), timeline=True
     )

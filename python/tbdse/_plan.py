@@ -310,26 +310,33 @@ def _check_kinds(workloads: Sequence[Workload], schemes: Sequence[Scheme]) -> No
                 )
 
 
-def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes, traits: tuple[bool, bool]) -> None:
+def _unread_reason(name: str, schemes: Sequence[Scheme], traits: tuple[bool, bool, bool]) -> str:
+    """Why no scheme of the run reads GPU field ``name``: under 'shared' SMs
+    one would, or which schemes do."""
+    if any(name in gpu_fields_read(s.name, *traits[:2], True) for s in schemes):
+        return "it is read only under sm_model 'shared', and every GPU of the run is 'fixed'"
+    readers = sorted({n for n in scheme_names() if name in gpu_fields_read(n, True, True)})
+    return f"schemes that read it: {', '.join(readers) or 'none'}"
+
+
+def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes, traits: tuple[bool, bool, bool]) -> None:
     """A GPU axis must change some run: at least one scheme reads the field
     (``traits``: a workload has data footprints, so TB schemes read the
     memory fields; a kernel states an issue interval, so they read the
-    SM's issue rate)."""
+    SM's issue rate; some GPU has shared SMs)."""
     for key in axes.keys:
         if key.target != "gpu":
             continue
         if not any(key.name in gpu_fields_read(s.name, *traits) for s in schemes):
             shown = ", ".join(dict.fromkeys(s.name for s in schemes))
-            readers = sorted({n for n in scheme_names() if key.name in gpu_fields_read(n)})
             raise ConfigError(
                 f"sweep axis '{key.column}' changes nothing: no scheme of the sweep ({shown}) "
-                f"reads the GPU field '{key.name}' (schemes that do: "
-                f"{', '.join(readers) or 'none'})"
+                f"reads the GPU field '{key.name}' ({_unread_reason(key.name, schemes, traits)})"
             )
 
 
 def _check_gpu_fields(
-    gpus: Sequence[Gpu], schemes: Sequence[Scheme], traits: tuple[bool, bool]
+    gpus: Sequence[Gpu], schemes: Sequence[Scheme], traits: tuple[bool, bool, bool]
 ) -> None:
     """A field a user set on a GPU must be read by some scheme of the run:
     otherwise the setting changes nothing (a "magic memory" study that sets
@@ -342,9 +349,9 @@ def _check_gpu_fields(
             shown = ", ".join(dict.fromkeys(s.name for s in schemes))
             read = sorted(frozenset().union(*(gpu_fields_read(s.name, *traits) for s in schemes)))
             raise ConfigError(
-                f"GPU '{gpu.name}' sets '{name}', which no scheme of this run ({shown}) reads, "
-                f"so it would change nothing; drop it, or set a field they read: "
-                f"{', '.join(read)}"
+                f"GPU '{gpu.name}' sets '{name}', which no scheme of this run ({shown}) reads "
+                f"({_unread_reason(name, schemes, traits)}), so it would change nothing; drop "
+                f"it, or set a field they read: {', '.join(read)}"
             )
 
 
@@ -415,9 +422,14 @@ def build_plan(
     if len({b.key() for b in baselines}) != len(baselines):
         raise ConfigError("a sweep lists the same baseline scheme twice")
     _check_kinds(workloads, [*schemes, *baselines])
+    sm_models = {g.sm_model for g in gpus}
+    for key, values in zip(axes.keys, axes.values, strict=True):
+        if key.target == "gpu" and key.name == "sm_model":
+            sm_models |= set(values)
     traits = (
         any(getattr(w, "has_footprints", False) for w in workloads),
         any(getattr(w, "has_issue_rates", False) for w in workloads),
+        "shared" in sm_models,
     )
     _check_gpu_axes([*schemes, *baselines], axes, traits)
     _check_gpu_fields(gpus, [*schemes, *baselines], traits)

@@ -106,22 +106,31 @@ _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
 }
 
 
-# Juggler's GRR counter is one same-address atomicAdd of the GPU's (juggler.cpp).
-_TB_SCHEME_EXTRA: dict[str, frozenset[str]] = {"juggler": frozenset({"amo_cycles"})}
+# Juggler's GRR counter is one same-address atomicAdd of the GPU's, and its
+# runtime's atomics slow with the application's traffic over mem_bandwidth
+# under either SM model (juggler.cpp).
+_TB_SCHEME_EXTRA: dict[str, frozenset[str]] = {
+    "juggler": frozenset({"amo_cycles", "mem_bandwidth"})
+}
+# Read by the TB engine only under sm_model 'shared' (docs/simulation.md "Timing models").
+_SHARED_ONLY = frozenset({"sm_saturation", "sm_share", "mem_bandwidth"})
 # The SM issue rate min(issue_width, lanes / 32) of a kernel's stated issue_interval
 # (docs/simulation.md "Per-kernel throughput").
 _ISSUE_RATE_FIELDS = frozenset({"issue_width", "lanes"})
 
 
 def gpu_fields_read(
-    name: str, footprints: bool = False, issue_rates: bool = False
+    name: str, footprints: bool = False, issue_rates: bool = False, shared: bool = True
 ) -> frozenset[str]:
     """The GPU fields scheme ``name``'s simulator reads (a sweep axis over any
     other GPU field changes none of its runs).  ``footprints``: some workload
     declares data footprints, which a TB scheme sends through the memory
     hierarchy (docs/simulation.md "Data footprints"), so it reads the memory
     fields too.  ``issue_rates``: some kernel states an ``issue_interval``,
-    so a TB scheme reads the SM's issue rate (``issue_width``, ``lanes``)."""
+    so a TB scheme reads the SM's issue rate (``issue_width``, ``lanes``).
+    ``shared``: some run has ``sm_model = 'shared'``; without, a TB scheme
+    reads neither ``sm_saturation``, ``sm_share``, ``mem_bandwidth`` nor the
+    issue rate."""
     from tbdse.gpus import field_info
 
     every = frozenset(f["name"] for f in field_info())
@@ -129,11 +138,12 @@ def gpu_fields_read(
         return _GPU_FIELDS_BY_SCHEME[name]
     kind = info(name)["workload_kind"]
     if kind == "task_graph":
-        read = every - _NOT_READ_BY_TB_ENGINE | _TB_SCHEME_EXTRA.get(name, frozenset())
+        read = every - _NOT_READ_BY_TB_ENGINE - (frozenset() if shared else _SHARED_ONLY)
         return (
             read
+            | _TB_SCHEME_EXTRA.get(name, frozenset())
             | (_MEMORY_FIELDS if footprints else frozenset())
-            | (_ISSUE_RATE_FIELDS if issue_rates else frozenset())
+            | (_ISSUE_RATE_FIELDS if issue_rates and shared else frozenset())
         )
     if kind == "worklist":
         return _WORKLIST_FIELDS | _MEMORY_FIELDS
