@@ -102,10 +102,7 @@ void HwwlMachine::start() {
     }
   }
   supersteps_ = 1;
-  for (std::int32_t w = 0; w < shape_.warps(); ++w) {
-    warps_[w].live = kAllThreads;
-    post(0, WARP, WARP_STEP, w);
-  }
+  launch();
   post(0, INTERVAL, TICK);
 }
 
@@ -222,8 +219,12 @@ void HwwlMachine::pull(std::int32_t w) {
       waiting |= bit;
       ++wait_pulls_;
     } else if (bank && finite_ && on_demand_ && !cores_[warp.core].overflow[pull_].empty()) {
+      // The bank is empty while work exists: the HWWL answers WAIT (§III-C),
+      // and the HVU turns it into a pending load (§III-D).  A refill stall is
+      // a WAIT pull, as Fig. 7's "factor of five" counts them.
       empty_banks.push_back(b);
       waiting |= bit;
+      ++wait_pulls_;
     } else if (exists) {
       waiting |= bit;
       ++wait_pulls_;
@@ -236,7 +237,6 @@ void HwwlMachine::pull(std::int32_t w) {
   if (demand && on_demand_redist_) redistribute_on_demand(warp.core);
   if (!empty_banks.empty()) {
     if (refill_on_demand(w, empty_banks)) return;  // the whole warp waits for the refill
-    wait_pulls_ += static_cast<std::int64_t>(empty_banks.size());  // no queue entry: WAIT
   }
   if (warp.holding) {
     // Apply the operator to every item now; the warp then issues the longest
@@ -326,7 +326,7 @@ void HwwlMachine::push(std::int32_t w) {
 
 void HwwlMachine::warp_done(std::int32_t w) {
   warps_[w].phase = Phase::DONE;
-  if (++warps_done_ == shape_.warps()) end_of_kernel();
+  if (++warps_done_ == launched_) end_of_kernel();
 }
 
 void HwwlMachine::end_of_kernel() {
@@ -348,9 +348,34 @@ void HwwlMachine::relaunch() {
   pull_ids_ = push_ids_;
   push_ids_ = 0;
   relaunch_posted_ = false;
-  warps_done_ = 0;
   ++supersteps_;
+  launch();
+}
+
+void HwwlMachine::launch() {
+  // §III-A: a software data-driven benchmark becomes a HWWL one by linking
+  // another worklist implementation, so its kernel keeps the variable
+  // configuration of the software version (Table I): as many threads as the
+  // pull worklist holds ids, at most the GPU's.  Threads beyond the frontier
+  // would only spin.  A warp covers every lane of its core, so one warp per
+  // core keeps every bank reachable (without redistribution an id in a core
+  // with no warp would never be pulled).  Single-buffered: one kernel for
+  // the whole run, which needs every thread as the work grows.
+  std::int32_t n = shape_.warps();
+  if (double_) {
+    const std::int64_t ids = pull_ids_ + overflow_ids_[pull_] + in_flight_;
+    const std::int64_t want = std::max<std::int64_t>(shape_.cores, (ids + kWarp - 1) / kWarp);
+    n = static_cast<std::int32_t>(std::min<std::int64_t>(want, shape_.warps()));
+  }
+  launched_ = n;
+  warps_done_ = 0;
   for (std::int32_t w = 0; w < shape_.warps(); ++w) {
+    warps_[w].live = 0;
+    warps_[w].phase = Phase::DONE;
+  }
+  // The block scheduler deals warps to the cores in turn.
+  for (std::int32_t i = 0; i < n; ++i) {
+    const std::int32_t w = (i % shape_.cores) * shape_.warps_per_core + i / shape_.cores;
     warps_[w].live = kAllThreads;
     warps_[w].phase = Phase::PULL_REQ;
     post(now_, WARP, WARP_STEP, w);

@@ -122,6 +122,10 @@ class HwwlMachine final : public WarpMachine {
   void store_done(std::int32_t request);
   void end_of_kernel();
   void relaunch();
+  // Starts a kernel's warps: double-buffered, the data-driven kernel's
+  // variable configuration (one thread per pull-worklist id, at least one
+  // warp per core so that every bank has pullers), else every warp.
+  void launch();
   std::int32_t new_request(Request r);
 
   HwwlParams p_;
@@ -149,7 +153,7 @@ class HwwlMachine final : public WarpMachine {
   // Work anywhere, for WAIT vs DONE: ids in pull partitions, in overflow
   // buffers' pull regions, in flight to a bank (refills, network).
   std::int64_t pull_ids_ = 0, push_ids_ = 0, overflow_ids_[2] = {0, 0}, in_flight_ = 0;
-  std::int32_t warps_done_ = 0;
+  std::int32_t warps_done_ = 0, launched_ = 0;  // warps finished / started in this kernel
   bool relaunch_posted_ = false, done_ = false;
 
   std::int64_t pulls_ = 0, wait_pulls_ = 0, done_pulls_ = 0, wait_instructions_ = 0;

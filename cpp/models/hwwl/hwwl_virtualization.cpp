@@ -171,7 +171,7 @@ void HwwlMachine::store_done(std::int32_t r) {
   cs.storing -= n;
   peak_overflow_ = std::max(peak_overflow_, cs.overflow[0].size() + cs.overflow[1].size());
   free_requests_.push_back(r);
-  if (warps_done_ == shape_.warps()) end_of_kernel();
+  if (warps_done_ == launched_) end_of_kernel();
 }
 
 }  // namespace tbdse::hwwl
