@@ -16,14 +16,12 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import run_experiment
+from vgiw_claims import memory_bound, pipeline_rf_share
 
 pytestmark = pytest.mark.reproduction
 
 LEDGER = Path(__file__).resolve().parents[1] / "docs" / "models" / "vgiw_claims.yaml"
 CLAIMS = yaml.safe_load(LEDGER.read_text())["claims"]
-# Kernels whose DRAM traffic per operation marks them memory-bound (tbdse's
-# reading of §5's "memory bound kernels"): at least this many bytes per op.
-MEMORY_BOUND_BYTES_PER_OP = 1.0
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +38,7 @@ def frames(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pd.DataFrame]:
 
 
 def _memory_bound(f: dict[str, pd.DataFrame]) -> pd.Series:
-    s = f["simt"]
-    return s["dram_bytes"] / s["thread_ops"] >= MEMORY_BOUND_BYTES_PER_OP
+    return memory_bound(f["simt"])
 
 
 def _energy(f: dict[str, pd.DataFrame], level: str = "energy") -> pd.Series:
@@ -118,12 +115,9 @@ QUANTITIES: dict[str, Callable[[dict[str, pd.DataFrame]], float]] = {
     "fig10_core_over_die": lambda f: (
         _energy(f, "energy_core").mean() / _energy(f, "energy_die").mean()
     ),
-    # simt's pipeline + register file share of its system energy (energy.hpp: 1.4 nJ per
-    # warp instruction, 160 pJ per warp-wide RF access; energy in nJ).
-    "pipeline_rf_share": lambda f: (
-        (f["simt"]["warp_instructions"] * 1.4 + f["simt"]["rf_accesses"] * 0.16)
-        / f["simt"]["energy"]
-    ).mean(),
+    # simt's pipeline + register file share of its system energy (energy.hpp's
+    # kWarpIssue per warp instruction, kRfAccess per warp-wide RF access).
+    "pipeline_rf_share": lambda f: pipeline_rf_share(f["simt"]),
 }
 
 

@@ -7,6 +7,7 @@
 
 #include "bindings.hpp"
 #include "core/errors.hpp"
+#include "models/vgiw/energy.hpp"
 #include "models/vgiw/kernel.hpp"
 
 namespace tbdse::bindings {
@@ -150,6 +151,19 @@ py::list blocks_of(const CfgKernel& k) {
 }  // namespace
 
 void register_vgiw(py::module_& m) {
+  // The energy constants (pJ; static powers pJ per cycle), so that Python's ledger,
+  // calibration and sensitivity scripts read the values the machines use, not copies.
+  namespace e = vgiw::energy;
+  py::dict energy;
+  energy["warp_issue"] = e::kWarpIssue;
+  energy["rf_access"] = e::kRfAccess;
+  energy["alu_op"] = e::kAluOp;
+  energy["special_op"] = e::kSpecialOp;
+  energy["core_static"] = e::kCoreStatic;
+  energy["die_static"] = e::kDieStatic;
+  energy["dram_static"] = e::kDramStatic;
+  m.attr("vgiw_energy_pj") = energy;
+
   py::class_<CfgKernel, ModelInput, std::shared_ptr<CfgKernel>>(
       m, "CfgKernel",
       "A kernel as a control-flow graph of basic blocks over a number of threads: the "

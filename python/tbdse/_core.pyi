@@ -186,6 +186,9 @@ class WorklistProblem(ModelInput):
     def initial_items(self) -> npt.NDArray[np.int32]: ...
     def reference_distances(self) -> npt.NDArray[np.int64]: ...
 
+# The control-flow machines' energy constants (cpp/models/vgiw/energy.hpp), pJ.
+vgiw_energy_pj: dict[str, float]
+
 class CfgKernel(ModelInput):
     def __init__(
         self,
