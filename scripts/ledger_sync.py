@@ -40,9 +40,11 @@ def table(model: str) -> str:
     """The Markdown table of docs/models/<model>_claims.yaml, with its share."""
     claims = yaml.safe_load((DOCS / f"{model}_claims.yaml").read_text())["claims"]
     holds = [c for c in claims if c["status"] == "holds"]
-    kinds = {k: [c for c in claims if c["kind"] == k] for k in ("calibrated", "predicted")}
+    kinds = {k: [c for c in claims if c["kind"] == k] for k in ("calibrated", "predicted", "input")}
     share = ", ".join(
-        f"{k} {sum(c['status'] == 'holds' for c in v)} of {len(v)}" for k, v in kinds.items()
+        f"{k} {sum(c['status'] == 'holds' for c in v)} of {len(v)}"
+        for k, v in kinds.items()
+        if v or k != "input"  # 'input' only where a ledger has such claims
     )
     lines = [
         f"Generated from [{model}_claims.yaml]({model}_claims.yaml) by "

@@ -1,6 +1,6 @@
 """Checks shared by the claims-ledger reproduction tests (docs/MODELS.md §9):
 a ledger is a YAML list of claims, each with an id, its paper value and
-tolerance, ``kind`` (calibrated / predicted) and ``status`` (holds / misses,
+tolerance, ``kind`` (calibrated / predicted / input) and ``status`` (holds / misses,
 a miss with its ``reason``); an evaluator of the same id returns tbdse's
 value as text and whether the claim holds."""
 
@@ -29,7 +29,10 @@ def check_entries(entries: list[dict[str, Any]], evaluators: Mapping[str, Any]) 
     ids = [e["id"] for e in entries]
     assert len(ids) == len(set(ids)) and set(ids) == set(evaluators)
     for e in entries:
-        assert e["kind"] in ("calibrated", "predicted") and e["status"] in ("holds", "misses")
+        assert e["kind"] in ("calibrated", "predicted", "input") and e["status"] in (
+            "holds",
+            "misses",
+        )
         assert e["status"] == "holds" or e.get("reason"), e["id"]  # a miss says why
 
 
