@@ -163,12 +163,16 @@ def reuse_scenarios(
     wl = wl.with_data(
         W.DataFootprints(np.arange(n), np.array(bases) * 4096, np.array(sizes), np.zeros(n, bool))
     )
+    model = draw(st.sampled_from(["fixed", "shared"]))
+    sharing = (
+        {"sm_share": draw(st.sampled_from(["even", "oldest_first"]))} if model == "shared" else {}
+    )
     gpu = td.gpus.gtx480(
         sms=draw(st.integers(1, 3)),
         tb_slots=draw(st.integers(1, 4)),
-        sm_model=draw(st.sampled_from(["fixed", "shared"])),
-        sm_share=draw(st.sampled_from(["even", "oldest_first"])),
+        sm_model=model,
         host_launch_us=0.0,
+        **sharing,
     )
     return wl, gpu, edges, [c - round(f * c) for c in costs]
 
