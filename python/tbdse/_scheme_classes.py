@@ -328,7 +328,7 @@ class Hwwl(Scheme):
             5 (HWWL §III-C, §IV-D (5)).
         redistribution_trigger: when the redistribution unit moves ids: interval (every interval
             cycles) or on_demand (right away when a pull finds its bank empty or a push finds it
-            full; modelled with extra bank ports, so it takes no pull/push port cycles); default
+            full, at most once per interval); both through the banks' single ports; default
             'interval' (HWWL §III-C).
         transfers_per_bank [ids]: ids one bank may give or take per interval, also bounded by
             its free port cycles (a cycle used by a pull or push is lost); auto = interval (the

@@ -36,7 +36,7 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
           {.name = "redistribution_trigger",
            .doc = "when the redistribution unit moves ids: interval (every interval cycles) or "
                   "on_demand (right away when a pull finds its bank empty or a push finds it "
-                  "full; modelled with extra bank ports, so it takes no pull/push port cycles)",
+                  "full, at most once per interval); both through the banks' single ports",
            .paper_ref = "HWWL §III-C", .choices = {"interval", "on_demand"}});
     t.add(&HwwlParams::transfers_per_bank,
           {.name = "transfers_per_bank", .unit = "ids",

@@ -35,8 +35,10 @@ struct HwwlParams {
   // When the WRU redistributes (§III-C names both): interval (every
   // `interval` cycles; the paper's choice, §III-C/§IV-D) or on_demand (a pull
   // that finds its bank empty, or a push that finds it full, makes the core's
-  // WRU redistribute right away; the paper notes this needs extra bank ports,
-  // so tbdse's on-demand moves use no pull/push port cycles).  Default interval.
+  // WRU plan right away, at most once per interval).  Both triggers' moves go
+  // through the banks' single ports (the paper's on-demand would need extra
+  // ports, §III-C; tbdse compares the triggers at the same area).  Default
+  // interval.
   std::string redistribution_trigger = "interval";
   // Ids one bank may give or take per interval, further bounded by its free
   // port cycles (single-port banks, §III-B: a cycle a pull or push uses is
