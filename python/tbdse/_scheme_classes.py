@@ -328,7 +328,7 @@ class Hwwl(Scheme):
             5 (HWWL §III-C, §IV-D (5)).
         redistribution_trigger: when the redistribution unit moves ids: interval (every interval
             cycles) or on_demand (right away when a pull finds its bank empty or a push finds it
-            full; modelled with extra bank ports, so it takes no pull/push port cycles); default
+            full, at most once per interval); both through the banks' single ports; default
             'interval' (HWWL §III-C).
         transfers_per_bank [ids]: ids one bank may give or take per interval, also bounded by
             its free port cycles (a cycle used by a pull or push is lost); auto = interval (the
@@ -428,13 +428,17 @@ class Topology(Scheme):
     Keyword arguments:
         relaunch_cycles [cycles]: each super-step's kernel launch; auto = the GPU's
             host_launch_us; default 'auto' (HWWL §II-A, Fig. 1-2).
-        pull_instructions [instructions]: data: reading a work id from the pull worklist in
-            memory (plus one load); default 2 (HWWL Fig. 2 (tbdse assumption)).
+        pull_instructions [instructions]: data: per id read from the pull worklist (index step,
+            test against the list's length, slot address, the load of the id); default 7 (HWWL
+            Fig. 2; LonestarGPU Worklist2::pop_id (docs/models/hwwl.md)).
         check_instructions [instructions]: topology: checking whether a thread's node is active
             (plus one load); default 4 (HWWL Fig. 1a (tbdse assumption)).
-        push_instructions [instructions]: data: a warp's atomic-reduced push (prefix sum of push
-            counts) before its one atomic on the worklist tail; default 12 (HWWL §II-C (tbdse
-            assumption)).
+        push_instructions [instructions]: data: per thread of a warp's atomic-reduced push (warp
+            scan of push counts, leader test, broadcast of the tail, offset), run by every
+            thread each iteration when the operator can push; then one atomic per warp; default
+            17 (HWWL §II-C; LonestarGPU Worklist::setup_push_warp (docs/models/hwwl.md)).
+        store_instructions [instructions]: data: per pushed id (slot index, address, store);
+            default 4 (LonestarGPU Worklist::do_push (docs/models/hwwl.md)).
         lsu_queue [requests]: load-store queue entries per core, one per line request in flight
             (as for hwwl); default 64 (HWWL §III-D (size: tbdse assumption)).
         block_threads [threads]: threads per thread block of each super-step's kernel; a core
@@ -460,9 +464,10 @@ class Topology(Scheme):
         *,
         label: str | None = None,
         relaunch_cycles: int | Literal["auto"] = "auto",
-        pull_instructions: int = 2,
+        pull_instructions: int = 7,
         check_instructions: int = 4,
-        push_instructions: int = 12,
+        push_instructions: int = 17,
+        store_instructions: int = 4,
         lsu_queue: int = 64,
         block_threads: int = 256,
         work_donating: bool = False,
@@ -476,6 +481,7 @@ class Topology(Scheme):
             pull_instructions=pull_instructions,
             check_instructions=check_instructions,
             push_instructions=push_instructions,
+            store_instructions=store_instructions,
             lsu_queue=lsu_queue,
             block_threads=block_threads,
             work_donating=work_donating,
@@ -491,13 +497,17 @@ class Data(Scheme):
     Keyword arguments:
         relaunch_cycles [cycles]: each super-step's kernel launch; auto = the GPU's
             host_launch_us; default 'auto' (HWWL §II-A, Fig. 1-2).
-        pull_instructions [instructions]: data: reading a work id from the pull worklist in
-            memory (plus one load); default 2 (HWWL Fig. 2 (tbdse assumption)).
+        pull_instructions [instructions]: data: per id read from the pull worklist (index step,
+            test against the list's length, slot address, the load of the id); default 7 (HWWL
+            Fig. 2; LonestarGPU Worklist2::pop_id (docs/models/hwwl.md)).
         check_instructions [instructions]: topology: checking whether a thread's node is active
             (plus one load); default 4 (HWWL Fig. 1a (tbdse assumption)).
-        push_instructions [instructions]: data: a warp's atomic-reduced push (prefix sum of push
-            counts) before its one atomic on the worklist tail; default 12 (HWWL §II-C (tbdse
-            assumption)).
+        push_instructions [instructions]: data: per thread of a warp's atomic-reduced push (warp
+            scan of push counts, leader test, broadcast of the tail, offset), run by every
+            thread each iteration when the operator can push; then one atomic per warp; default
+            17 (HWWL §II-C; LonestarGPU Worklist::setup_push_warp (docs/models/hwwl.md)).
+        store_instructions [instructions]: data: per pushed id (slot index, address, store);
+            default 4 (LonestarGPU Worklist::do_push (docs/models/hwwl.md)).
         lsu_queue [requests]: load-store queue entries per core, one per line request in flight
             (as for hwwl); default 64 (HWWL §III-D (size: tbdse assumption)).
         block_threads [threads]: threads per thread block of each super-step's kernel; a core
@@ -523,9 +533,10 @@ class Data(Scheme):
         *,
         label: str | None = None,
         relaunch_cycles: int | Literal["auto"] = "auto",
-        pull_instructions: int = 2,
+        pull_instructions: int = 7,
         check_instructions: int = 4,
-        push_instructions: int = 12,
+        push_instructions: int = 17,
+        store_instructions: int = 4,
         lsu_queue: int = 64,
         block_threads: int = 256,
         work_donating: bool = False,
@@ -539,6 +550,7 @@ class Data(Scheme):
             pull_instructions=pull_instructions,
             check_instructions=check_instructions,
             push_instructions=push_instructions,
+            store_instructions=store_instructions,
             lsu_queue=lsu_queue,
             block_threads=block_threads,
             work_donating=work_donating,

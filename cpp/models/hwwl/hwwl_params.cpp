@@ -36,7 +36,7 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
           {.name = "redistribution_trigger",
            .doc = "when the redistribution unit moves ids: interval (every interval cycles) or "
                   "on_demand (right away when a pull finds its bank empty or a push finds it "
-                  "full; modelled with extra bank ports, so it takes no pull/push port cycles)",
+                  "full, at most once per interval); both through the banks' single ports",
            .paper_ref = "HWWL §III-C", .choices = {"interval", "on_demand"}});
     t.add(&HwwlParams::transfers_per_bank,
           {.name = "transfers_per_bank", .unit = "ids",
@@ -137,17 +137,26 @@ const ParamTable<SoftwareParams>& SoftwareParams::params() {
            .max_value = 1e12});
     t.add(&SoftwareParams::pull_instructions,
           {.name = "pull_instructions", .unit = "instructions",
-           .doc = "data: reading a work id from the pull worklist in memory (plus one load)",
-           .paper_ref = "HWWL Fig. 2 (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+           .doc = "data: per id read from the pull worklist (index step, test against the "
+                  "list's length, slot address, the load of the id)",
+           .paper_ref = "HWWL Fig. 2; LonestarGPU Worklist2::pop_id (docs/models/hwwl.md)",
+           .min_value = 0, .max_value = 1e6});
     t.add(&SoftwareParams::check_instructions,
           {.name = "check_instructions", .unit = "instructions",
            .doc = "topology: checking whether a thread's node is active (plus one load)",
            .paper_ref = "HWWL Fig. 1a (tbdse assumption)", .min_value = 0, .max_value = 1e6});
     t.add(&SoftwareParams::push_instructions,
           {.name = "push_instructions", .unit = "instructions",
-           .doc = "data: a warp's atomic-reduced push (prefix sum of push counts) before its "
-                  "one atomic on the worklist tail",
-           .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+           .doc = "data: per thread of a warp's atomic-reduced push (warp scan of push "
+                  "counts, leader test, broadcast of the tail, offset), run by every thread "
+                  "each iteration when the operator can push; then one atomic per warp",
+           .paper_ref = "HWWL §II-C; LonestarGPU Worklist::setup_push_warp (docs/models/hwwl.md)",
+           .min_value = 0, .max_value = 1e6});
+    t.add(&SoftwareParams::store_instructions,
+          {.name = "store_instructions", .unit = "instructions",
+           .doc = "data: per pushed id (slot index, address, store)",
+           .paper_ref = "LonestarGPU Worklist::do_push (docs/models/hwwl.md)", .min_value = 0,
+           .max_value = 1e6});
     t.add(&SoftwareParams::lsu_queue,
           {.name = "lsu_queue", .unit = "requests",
            .doc = "load-store queue entries per core, one per line request in flight (as for "

@@ -35,8 +35,10 @@ struct HwwlParams {
   // When the WRU redistributes (§III-C names both): interval (every
   // `interval` cycles; the paper's choice, §III-C/§IV-D) or on_demand (a pull
   // that finds its bank empty, or a push that finds it full, makes the core's
-  // WRU redistribute right away; the paper notes this needs extra bank ports,
-  // so tbdse's on-demand moves use no pull/push port cycles).  Default interval.
+  // WRU plan right away, at most once per interval).  Both triggers' moves go
+  // through the banks' single ports (the paper's on-demand would need extra
+  // ports, §III-C; tbdse compares the triggers at the same area).  Default
+  // interval.
   std::string redistribution_trigger = "interval";
   // Ids one bank may give or take per interval, further bounded by its free
   // port cycles (single-port banks, §III-B: a cycle a pull or push uses is
@@ -106,15 +108,24 @@ void check_redistribution(const HwwlParams& p);
 struct SoftwareParams {
   // Cycles of each super-step's kernel launch; auto = the GPU's host_launch_us.
   std::int64_t relaunch_cycles = kAuto;
-  // data: instructions to read a work id from the pull worklist in memory (one
-  // load round trip besides).  Default 2 (tbdse's).
-  std::int64_t pull_instructions = 2;
+  // data: instructions per id read from the pull worklist besides the loop
+  // test a hardware pull also needs: the index step, the test against the
+  // list's length (a load of it, compare, branch), the slot's address and the
+  // load of the id (LonestarGPU's Worklist2::pop_id; docs/models/hwwl.md,
+  // "The software worklist's cost").  Default 7.
+  std::int64_t pull_instructions = 7;
   // topology: instructions of the check whether a node is active (one load
   // round trip besides).  Default 4 (tbdse's).
   std::int64_t check_instructions = 4;
-  // data: instructions of an atomic-reduced push (a block's prefix sum over
-  // its threads' push counts) before its one atomic (§II-C).  Default 12.
-  std::int64_t push_instructions = 12;
+  // data: instructions per thread of a warp's atomic-reduced push (§II-C),
+  // which every thread of a warp runs each iteration whenever the operator
+  // can push (warp-uniform): the warp's exclusive scan of push counts, the
+  // leader test, the broadcast of the tail's old value, the offset add
+  // (LonestarGPU's Worklist::setup_push_warp).  Default 17.
+  std::int64_t push_instructions = 17;
+  // data: instructions per pushed id: its slot index, the slot's address and
+  // the store (Worklist::do_push).  Default 4.
+  std::int64_t store_instructions = 4;
   // Load-store queue entries per core, as for hwwl.  Default 64.
   std::int64_t lsu_queue = 64;
   // Threads per thread block of each super-step's kernel: a core runs whole

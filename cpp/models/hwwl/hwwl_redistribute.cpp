@@ -59,14 +59,17 @@ void HwwlMachine::tick() {
 
 // §III-C on-demand: a pull that found its bank empty, or a push that found it
 // full, in `core`.  The core's WRU plans as one interval would and carries the
-// plan out; triggers while it is still busy with one are ignored.  gsorting's
-// and magic's unit is one for the whole GPU.
+// plan out over the interval the plan covers; triggers within it are ignored,
+// so on demand the WRU plans at most as often as every interval, only when
+// asked (§III-C: on-demand is the more energy-efficient, less balanced one).
+// gsorting's and magic's unit is one for the whole GPU.
 void HwwlMachine::redistribute_on_demand(std::int32_t core) {
   if (scheme_ == Redistribution::NONE) return;
   const bool global = scheme_ == Redistribution::GSORTING || scheme_ == Redistribution::MAGIC;
   const std::int32_t unit = global ? 0 : core;
   if (wru_free_[unit] > now_) return;
-  wru_free_[unit] = now_ + std::max<Cycle>(1, redistribute(global ? -1 : core));
+  (void)redistribute(global ? -1 : core);
+  wru_free_[unit] = now_ + p_.interval;
 }
 
 // Plans and starts the moves of one redistribution; returns the cycles the
@@ -75,12 +78,13 @@ Cycle HwwlMachine::redistribute(std::int32_t core) {
   for (std::size_t b = 0; b < banks_.size(); ++b)
     loads_[b] = static_cast<std::int32_t>(
         std::min<std::int64_t>(banks_[b].part[pull_].size() + banks_[b].reserved, INT32_MAX));
-  // Interval: a bank's budget is its free port cycles left in the interval
-  // (a pull or push already holding the port takes cycles from it), at most
-  // transfers_per_bank.  On demand: extra ports, transfers_per_bank.
+  // A bank's budget is its free port cycles left in the interval (a pull or
+  // push already holding the port takes cycles from it), at most
+  // transfers_per_bank -- under either trigger: one single-port bank, so
+  // on-demand and interval moves meet the same ports (issue 29).
   const Cycle end = now_ + p_.interval;
   for (std::size_t b = 0; b < banks_.size(); ++b) {
-    const Cycle free = on_demand_redist_ ? per_bank_ : end - std::max(now_, banks_[b].port_free);
+    const Cycle free = end - std::max(now_, banks_[b].port_free);
     bank_budget_[b] = static_cast<std::int32_t>(std::clamp<Cycle>(free, 0, per_bank_));
   }
   for (std::int32_t c = 0; c < shape_.cores; ++c)
@@ -107,7 +111,7 @@ Cycle HwwlMachine::redistribute(std::int32_t core) {
     }
     span = std::max<Cycle>(span, m.round + m.count);
     const std::int32_t t =
-        take_slot(moving_, free_moving_, Transfer{m.from, m.to, m.count, !on_demand_redist_, end});
+        take_slot(moving_, free_moving_, Transfer{m.from, m.to, m.count, true, end});
     if (m.round == 0) move(t);
     else post(now_ + m.round, INTERVAL, TRANSFER, t);
   }
@@ -181,7 +185,7 @@ void HwwlMachine::arrive(std::int32_t f) {
     const std::int32_t b = core * shape_.lanes + l;
     if (room(b) > 0 && (to < 0 || room(b) > room(to))) to = b;
   }
-  const bool ports = !on_demand_redist_;
+  const bool ports = true;  // the receiving bank's single port, under either trigger
   if (to >= 0 && ports && banks_[to].port_free > now_) {  // wait for the port
     post(banks_[to].port_free, ARRIVAL, ARRIVE, f);
     return;

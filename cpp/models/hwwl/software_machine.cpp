@@ -9,7 +9,8 @@ namespace tbdse::hwwl {
 
 const std::vector<StatInfo>& SoftwareMachine::stat_info() {
   static const std::vector<StatInfo> list = {
-      {"amos", "atomics", "atomics on the worklist tail (data: one per warp that pushes)"},
+      {"amos", "atomics",
+       "atomics on the worklist tail (data: one per warp iteration when the operator can push)"},
       {"overhead_instructions", "instructions",
        "thread instructions beside the operator: reading work ids, active checks, push "
        "prefix sums and stores"},
@@ -36,6 +37,8 @@ SoftwareMachine::SoftwareMachine(Mode mode, const SoftwareParams& params,
                       " does not fit a core of GPU '" + gpu.name + "' (threads_per_sm = " +
                       std::to_string(gpu.threads_per_sm) + ")");
   blocks_per_core_ = static_cast<std::int32_t>(std::min<std::int64_t>(fit, gpu.tb_slots));
+  const OperatorSpec& op = problem.op();
+  can_push_ = op.kind != OperatorKind::SYNTHETIC || (op.activations > 0 && op.generations > 1);
 }
 
 void SoftwareMachine::start() {
@@ -230,13 +233,14 @@ void SoftwareMachine::compute_round(std::int32_t w) {
 void SoftwareMachine::push(std::int32_t w) {
   Warp& warp = warps_[w];
   const std::int32_t pushers = std::popcount(warp.holding);
-  if (mode_ == Mode::DATA && warp.most_pushes > 0 && warp.phase == Phase::PUSH) {
-    // The block's prefix sum, then one atomic on the tail, serialised with
-    // every other warp's.
+  if (mode_ == Mode::DATA && can_push_ && warp.phase == Phase::PUSH) {
+    // Every thread of the warp runs the push sequence each iteration, pushing
+    // or not (it is warp-uniform): the warp's scan of push counts, then the
+    // leader's atomic on the tail, serialised with every other warp's.
     const std::int64_t prefix = std::max<std::int64_t>(1, p_.push_instructions);
-    overhead_instructions_ += prefix * pushers;
-    dynamic_instructions_ += prefix * pushers;
-    const Cycle ready = issue_[warp.core].reserve(now_, prefix) + prefix;
+    overhead_instructions_ += prefix * pushers + 1;  // + the leader's atomic
+    dynamic_instructions_ += prefix * pushers + 1;
+    const Cycle ready = issue_[warp.core].reserve(now_, prefix + 1) + prefix + 1;
     // The atomic unit sits by the L2: the request travels there, waits for
     // the tail's earlier atomics, and its old value comes back.
     const Cycle hop = memory_.config().l2_hit_cycles / 2;
@@ -251,13 +255,19 @@ void SoftwareMachine::push(std::int32_t w) {
   if (mode_ == Mode::DATA && warp.most_pushes > 0) {  // the tail came back: store the ids
     next_list_.insert(next_list_.end(), warp.pushes.begin(), warp.pushes.end());
   }
-  // The stores of the pushed ids (or flags) issue without waiting.
+  // The stores of the pushed ids (or flags) issue without waiting: each
+  // thread its ids in turn, so the warp issues as many rounds as its busiest
+  // thread has ids; thread instructions count every id.
   Cycle next = now_;
   if (warp.most_pushes > 0) {
-    const Cycle at = issue_[warp.core].reserve(now_, warp.most_pushes);
-    next = at + warp.most_pushes;
-    overhead_instructions_ += warp.most_pushes;
-    dynamic_instructions_ += warp.most_pushes;
+    const std::int64_t per_id =
+        mode_ == Mode::DATA ? std::max<std::int64_t>(1, p_.store_instructions) : 1;
+    const std::int64_t rounds = per_id * warp.most_pushes;
+    const Cycle at = issue_[warp.core].reserve(now_, rounds);
+    next = at + rounds;
+    const auto ids = static_cast<std::int64_t>(warp.pushes.size());
+    overhead_instructions_ += per_id * ids;
+    dynamic_instructions_ += per_id * ids;
     if (mode_ == Mode::DATA) {  // the warp's ids fill consecutive slots from the tail
       (void)range_access(warp.core, at, OperatorMemory::list_slot(1 - parity_, tail),
                          static_cast<std::int64_t>(warp.pushes.size()) * 4, true);

@@ -6,9 +6,11 @@
 //  * data (double-buffered worklist, Fig. 2): every super-step a kernel whose
 //    threads split the pull worklist statically (no atomics on pulls; as many
 //    threads as items, at most the GPU's, as variable kernel configuration
-//    does); each item's id is loaded from memory; a warp's pushes are one
-//    atomic on the worklist tail after a prefix sum (atomic-reduced updates),
-//    serialised with every other warp's at gpu.amo_cycles each.
+//    does); each item's id is loaded from memory; when the operator can push,
+//    every warp iteration runs a warp scan of its threads' push counts and
+//    one atomic on the worklist tail (atomic-reduced updates, LonestarGPU's
+//    setup_push_warp), serialised with every other warp's at gpu.amo_cycles
+//    each, then stores its ids.
 // The better of the two is the paper's baseline (§IV-A).
 #pragma once
 
@@ -88,6 +90,7 @@ class SoftwareMachine final : public WarpMachine {
   std::int32_t threads_ = 0;  // this kernel's threads
   Cycle amo_free_ = 0;        // the worklist tail's atomic unit is busy until then
   bool done_ = false;
+  bool can_push_ = false;  // the operator activates ids: the kernel has a push
 
   std::int64_t amos_ = 0, overhead_instructions_ = 0, checks_ = 0;
 };
