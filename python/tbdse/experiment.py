@@ -279,7 +279,8 @@ class Experiment:
         runner = Runner(
             plan, threads or self.threads, progress, self.on_error, out.store, self.timeout_s
         )
-        restored = int(runner.done.sum())
+        restored = runner.restored
+        to_run = plan.runs - int(runner.done.sum())  # infeasible runs are neither
         if restored:
             echo(f"reusing {restored} of {plan.runs} runs from the results store {out.store.path}")
         try:
@@ -290,7 +291,7 @@ class Experiment:
                 frame, f"interrupted after {len(frame)} of {plan.main_runs} runs"
             ) from None
         frame = runner.frame()
-        frame.attrs["runs_simulated"] = plan.runs - restored
+        frame.attrs["runs_simulated"] = to_run
         frame.attrs["runs_reused"] = restored
         return frame
 

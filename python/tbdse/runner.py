@@ -144,6 +144,7 @@ class Runner:
         try:
             if store is not None:
                 self._restore(store.rows())
+            self.restored = int(self.done.sum())  # runs the store held (infeasible ones aside)
             self._record_infeasible(infeasible)
         except BaseException:
             self.close()

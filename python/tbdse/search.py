@@ -166,8 +166,8 @@ class _Evaluator:
         )
         o = self.options
         runner = Runner(plan, o["threads"], o["progress"], "record", o["store"], o["timeout_s"])
-        restored = int(runner.done.sum())
-        self.simulated, self.reused = self.simulated + plan.runs - restored, self.reused + restored
+        self.simulated += plan.runs - int(runner.done.sum())  # infeasible runs are neither
+        self.reused += runner.restored
         try:
             runner.run(o["executor"])
         finally:
