@@ -109,3 +109,54 @@ def test_a_trace_run_that_names_none_is_refused(
     with pytest.raises(SystemExit):
         cli.main(["run", str(path), "-o", str(out), "-q", "--trace=x.yaml"])
     assert "RUN is a row number" in capsys.readouterr().err
+
+
+def test_a_mechanism_that_never_acted_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """HWWL redistribution planned every interval but, with a threshold no bank
+    reaches, moved no id: said on stderr and counted in the summary line."""
+    path = tmp_path / "idle.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            name: idle
+            gpu: {preset: gpgpusim_hwwl, sms: 2}
+            workload: {generator: bfs, graph: grid, rows: 12, cols: 12}
+            scheme: {name: hwwl, redistribution: threshold}
+            grid: {scheme.threshold: [5, 30]}
+            outputs: {tables: [parquet]}
+            """
+        )
+    )
+    out = tmp_path / "out"
+    assert cli.main(["run", str(path), "-o", str(out), "--no-progress"]) == 0
+    said = capsys.readouterr()
+    assert "warning: hwwl: in 1 of 2 runs redistributions were planned but no id moved" in (
+        said.err
+    )
+    assert said.out == f"idle: simulated 2, reused 0, failed 0, warnings 1 (above) -> {out}\n"
+    frame = pd.read_parquet(out / "results.parquet").set_index("threshold")
+    assert frame.loc[30, "transfers"] == 0 and frame.loc[5, "transfers"] > 0
+
+
+def test_the_never_acted_table_reads_each_entrys_counters() -> None:
+    from tbdse._mechanisms import NEVER_ACTED, never_acted
+
+    frame = pd.DataFrame(
+        {
+            "scheme": ["hwwl", "hwwl", "juggler", "juggler", "hwwl"],
+            "status": ["ok", "ok", "ok", "ok", "failed"],
+            "redistribution": ["lsorting", "none", None, None, "lsorting"],
+            "redistributions": [0, 0, None, None, 0],
+            "transfers": [0, 0, None, None, 0],
+            "inter_core_transfers": [0, 0, None, None, 0],
+            "locality_speedup": [None, None, 0.3, 0.0, None],
+            "local_tasks": [None, None, 0, 0, None],
+        }
+    )
+    said = never_acted(frame)
+    assert len(said) == 2 and len(NEVER_ACTED) == 3
+    assert said[0].startswith("hwwl: in 1 of 2 runs redistribution is on but none was planned")
+    assert said[1].startswith("juggler: in 1 of 2 runs locality_speedup is set")
+    assert never_acted(frame.iloc[:0]) == []

@@ -316,6 +316,7 @@ def _default_out(name: str) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     from tbdse import experiment
+    from tbdse._mechanisms import never_acted
     from tbdse.results import failure_summary
 
     log = _logger(args)
@@ -365,10 +366,13 @@ def _run(args: argparse.Namespace) -> int:
     problems = failure_summary(frame)
     for line in problems:
         print(line, file=sys.stderr)
+    idle = never_acted(frame)  # a mechanism switched on that did nothing (a quiet zero else)
+    for line in idle:
+        print(f"warning: {line}", file=sys.stderr)
     # Runs stopped at the file's timeout_s are what it asked for, not failures.
     failed = int((~frame["status"].isin(["ok", "timed_out"])).sum()) if problems else 0
     timed_out = int((frame["status"] == "timed_out").sum()) if problems else 0
-    log.info(summary_line(exp.name, frame, failed, timed_out, args.out))
+    log.info(summary_line(exp.name, frame, failed, timed_out, args.out, len(idle)))
     if failed and not exp.expect_failures:
         print(
             f"error: {failed} run(s) failed; if failures are expected, say "
@@ -379,13 +383,16 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def summary_line(name: str, frame: Any, failed: int, timed_out: int, out: str) -> str:
+def summary_line(
+    name: str, frame: Any, failed: int, timed_out: int, out: str, warnings: int = 0
+) -> str:
     """One line for the end of `tbdse run`: what ran now, what the results
-    store already held, what failed, and where it all is."""
+    store already held, what failed, the warnings above it, and where it all is."""
     simulated = frame.attrs.get("runs_simulated", len(frame))
     reused = frame.attrs.get("runs_reused", 0)
     late = f", timed out {timed_out}" if timed_out else ""
-    return f"{name}: simulated {simulated}, reused {reused}, failed {failed}{late} -> {out}"
+    said = f", warnings {warnings} (above)" if warnings else ""
+    return f"{name}: simulated {simulated}, reused {reused}, failed {failed}{late}{said} -> {out}"
 
 
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # a kill, a closed terminal: stop as Ctrl-C does
