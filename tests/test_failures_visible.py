@@ -71,7 +71,7 @@ def test_recorded_failures_are_counted_grouped_and_fail_the_command(
     captured = capsys.readouterr()
     assert f"{failed} of {len(frame)} runs failed:" in captured.err
     assert "x deadlock:" in captured.err and "wireframe" in captured.err  # grouped, with the cause
-    assert f"{len(frame)} runs, {failed} failed" in captured.out
+    assert f"simulated {len(frame)}, reused 0, failed {failed} ->" in captured.out
     assert "expect_failures: true" in captured.err
     path.write_text(FAILING.format(extra="expect_failures: true"))
     assert cli.main(["run", str(path), "-o", str(tmp_path / "out"), "--no-progress"]) == 0

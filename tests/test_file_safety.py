@@ -185,7 +185,7 @@ def test_a_rerun_reuses_the_store_and_keeps_it(
     assert len(stored) == len(first) and (stored["_status"] == 0).all()
     capsys.readouterr()
     assert run(path, out) == 0
-    assert f"reusing {len(first)} of {len(first)} runs" in capsys.readouterr().out
+    assert f"simulated 0, reused {len(first)}, failed 0" in capsys.readouterr().out
     pd.testing.assert_frame_equal(pd.read_parquet(out / "results.parquet"), first)
     assert len(ResultsStore(out / "store").rows()) == len(first)  # nothing simulated again
 

@@ -141,7 +141,7 @@ def test_tbdse_run_counts_infeasible_runs_as_failed(
     assert cli.main(["run", str(path), "-o", str(tmp_path / "out"), "--no-progress"]) == 1
     captured = capsys.readouterr()
     assert "1 of 2 runs failed:" in captured.err and "x infeasible:" in captured.err
-    assert "2 runs, 1 failed" in captured.out
+    assert "simulated 1, reused 0, failed 1 ->" in captured.out  # infeasible: not simulated
     path.write_text(EXPERIMENT.format(extra="expect_failures: true"))
     assert cli.main(["run", str(path), "-o", str(tmp_path / "out2"), "--no-progress"]) == 0
     path.write_text(EXPERIMENT.format(extra="").replace("on_error: record", ""))

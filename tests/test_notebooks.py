@@ -21,3 +21,14 @@ def test_notebook_runs(path: Path) -> None:
     client.execute()  # raises CellExecutionError with the failing cell's traceback
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_is_committed_executed(path: Path) -> None:
+    """A reader on GitHub sees the outputs (issue 31: hwwl.ipynb had none):
+    every code cell ran, top to bottom, without an error
+    (scripts/run_notebooks.py writes them)."""
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert [c.get("execution_count") for c in code] == list(range(1, len(code) + 1))
+    assert not [o for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]

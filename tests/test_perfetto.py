@@ -58,7 +58,10 @@ def test_one_slice_per_task_on_its_sm_slot_track(tb_run: td.Result, tmp_path: Pa
     assert sorted(e["args"]["task"] for e in slices) == sorted(tl.index)
     for e in slices:
         row = tl.loc[e["args"]["task"]]
-        assert e["name"] == e["args"]["kernel"] == row["kernel"]
+        task = e["args"]["task"]
+        assert e["name"] == f"task {task} ({row['kernel']})"  # issue 31: was "kernel" alone
+        assert e["args"]["kernel"] == row["kernel"] and e["args"]["sm"] == row["sm"]
+        assert e["args"]["cost_cycles"] == row["end"] - row["start"]
         assert names[e["tid"]] == f"SM {row['sm']} slot {row['slot']}"
         assert e["ts"] == pytest.approx(row["start"] * us, rel=1e-12)
         assert e["dur"] == pytest.approx((row["end"] - row["start"]) * us, rel=1e-12, abs=1e-12)
@@ -73,6 +76,24 @@ def test_one_slice_per_task_on_its_sm_slot_track(tb_run: td.Result, tmp_path: Pa
     for _, part in pd.DataFrame([(e["tid"], e["ts"], e["dur"]) for e in slices]).groupby(0):
         part = part.sort_values(1)
         assert (part[1].to_numpy()[1:] >= (part[1] + part[2]).to_numpy()[:-1] - 1e-9).all()
+
+
+def test_slices_are_named_by_the_tasks_label(tmp_path: Path) -> None:
+    """A graph with node names: each TB's slice carries its node's name."""
+    import networkx as nx
+
+    g = nx.DiGraph([("load", "factor"), ("factor", "solve_a"), ("factor", "solve_b")])
+    wl = td.workloads.from_networkx(g, kernel=td.Kernel("chol"), cost=500)
+    run = td.simulate(wl, td.gpus.gtx480(sms=2), "dataflow_ideal", timeline=True)
+    slices = [e for e in load(run.to_perfetto(tmp_path / "t.json")) if e["ph"] == "X"]
+    assert sorted(e["name"] for e in slices) == [
+        "factor (chol)",
+        "load (chol)",
+        "solve_a (chol)",
+        "solve_b (chol)",
+    ]
+    level = {e["args"]["label"]: e["args"]["level"] for e in slices}
+    assert level == {"load": 0, "factor": 1, "solve_a": 2, "solve_b": 2}
 
 
 def test_counters_follow_the_timeline(tb_run: td.Result, tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 chrome://tracing open (:meth:`tbdse.Result.to_perfetto`).
 
 A TB run becomes one process (the run) with one track per SM slot, a slice
-per TB, counter tracks for the TBs running and ready-but-not-started, and a
+per TB (named by its task's label and kernel: "task 7 (sor)", or a graph
+file's node name), counter tracks for the TBs running and ready-but-not-started, and a
 "held" instant where a TB waited long after it was ready.  A simulator of its
 own kind that samples over time (the worklist machine) becomes one counter
 track per series of its ``Result.trace()``.  Timestamps are microseconds at the GPU clock.
@@ -128,6 +129,8 @@ class _Plan:
                 yield _meta("thread_name", tid, {"name": f"SM {sm} slot {slot}"})
                 yield _meta("thread_sort_index", tid, {"sort_index": tid})
         kernels = [json.dumps(str(k)) for k in tl["kernel"].cat.categories]
+        raw_kernels = [str(k) for k in tl["kernel"].cat.categories]
+        labels = self.result.workload.labels  # a graph file's node names, when it has them
         scale = self.us_per_cycle
         columns = ("task", "level", "sm", "slot", "deps_met", "ready", "start", "end")
         codes = tl["kernel"].cat.codes.to_numpy()
@@ -140,11 +143,14 @@ class _Plan:
             )
             for code, task, level, sm, slot, deps, ready, start, end in rows:
                 kernel = kernels[code]
+                label = f"task {task}" if labels is None else str(labels[task])
+                name = json.dumps(f"{label} ({raw_kernels[code]})")
                 tid = sm * self.slots + slot + 1
                 yield (
-                    f'{{"name":{kernel},"ph":"X","pid":{PID},"tid":{tid},'
+                    f'{{"name":{name},"ph":"X","pid":{PID},"tid":{tid},'
                     f'"ts":{_num(start * scale)},"dur":{_num((end - start) * scale)},'
-                    f'"args":{{"task":{task},"kernel":{kernel},"level":{level},'
+                    f'"args":{{"task":{task},"label":{json.dumps(label)},"kernel":{kernel},'
+                    f'"level":{level},"sm":{sm},"slot":{slot},"cost_cycles":{end - start},'
                     f'"deps_met_cycle":{deps},"ready_cycle":{ready},'
                     f'"start_cycle":{start},"end_cycle":{end}}}}}'
                 )

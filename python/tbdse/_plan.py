@@ -231,6 +231,27 @@ class Plan:
     def runs(self) -> int:
         return len(self.workload_of)
 
+    def single(self, run: int) -> Plan:
+        """A plan of run ``run`` alone (its workload, GPU, scheme, point, replicate
+        and swept values), which simulates the same as that run of this plan:
+        a run's random draws follow its configuration hash and replicate."""
+        one = [int(run)]
+        return Plan(
+            workloads=[self.workloads[self.workload_of[run]]],
+            gpus=[self.gpus[self.gpu_of[run]]],
+            schemes=[self.schemes[self.scheme_of[run]]],
+            axes=self.axes,
+            replicates=1,
+            seed=self.seed,
+            workload_of=np.zeros(1, dtype=self.workload_of.dtype),
+            gpu_of=np.zeros(1, dtype=self.gpu_of.dtype),
+            scheme_of=np.zeros(1, dtype=self.scheme_of.dtype),
+            point_of=self.point_of[one],
+            replicate_of=self.replicate_of[one],
+            main_runs=1,
+            overrides=[(k, v[one]) for k, v in self.overrides],
+        )
+
     def weights(self) -> np.ndarray:
         """Relative cost of each run (its task count), for chunk sizing."""
         sizes = np.array([w.weight for w in self.workloads], dtype=np.float64)

@@ -2,6 +2,7 @@
 
 tbdse run experiments/quickstart.yaml -o results/quickstart
 tbdse run experiments/quickstart.yaml seed=3 'grid.gpu.sms=[15,30]'   # overrides; -o optional
+tbdse run experiments/quickstart.yaml -o out replicates=2 --trace 5   # overrides anywhere
 tbdse validate experiments/quickstart.yaml
 tbdse plot results/quickstart                 # figures again, from the results store
 tbdse adopt results/quickstart                # trust a folder an earlier tbdse wrote
@@ -35,6 +36,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tbdse._inputs import show_input
+from tbdse._trace_pick import trace_arg, trace_words
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
 
 LISTS = ("schemes", "gpus", "workloads", "costs", "metrics")
@@ -151,6 +153,33 @@ def _threads(text: str) -> int:
     return value
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line, with KEY=VALUE overrides anywhere after the file (as
+    Hydra takes them): argparse stops a positional list at the first option,
+    so the words it leaves over are overrides; a leftover option is refused."""
+    parser = _parser()
+    words = trace_words(sys.argv[1:] if argv is None else argv)
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        takes = args.command in ("run", "validate")
+        stray = [w for w in extra if not takes or w.startswith("-")]
+        if stray:
+            parser.error(f"unrecognized arguments: {' '.join(stray)}")
+        args.overrides = [*args.overrides, *extra]
+    return args
+
+
+def _progress_flags(command: argparse.ArgumentParser) -> None:
+    shown = command.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--progress",
+        action="store_true",
+        help="show a progress bar even when stderr is not a terminal (default: on a terminal, "
+        "for sweeps over a second)",
+    )
+    shown.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
 def _parser() -> argparse.ArgumentParser:
     from tbdse import _core
 
@@ -181,12 +210,16 @@ def _parser() -> argparse.ArgumentParser:
         help="replace another experiment's results in --out (only files tbdse can prove it "
         "wrote are removed)",
     )
-    run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    _progress_flags(run)
     run.add_argument(
         "--trace",
-        action="store_true",
-        help="also write OUT/trace.json: the first run's timeline for ui.perfetto.dev "
-        "(TB schemes and worklists; not the VGIW machines)",
+        nargs="?",
+        const="0",
+        type=trace_arg,
+        metavar="RUN",
+        help="also write OUT/trace.json: a run's timeline for ui.perfetto.dev (TB schemes and "
+        "worklists; not the VGIW machines). RUN is a row number of the results (default 0: "
+        "the first run) or a configuration hash (config_hash, or its first 4+ hex digits)",
     )
     run.add_argument(
         "--scheduler",
@@ -226,9 +259,9 @@ def _parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("example", help="list the packaged example experiments, or run one")
     ex.add_argument("name", nargs="?", help="the example to run as `tbdse run` would")
     ex.add_argument("-o", "--out", help="output folder (default: results/<example>/<date-time>)")
-    ex.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    _progress_flags(ex)
     ex.set_defaults(file=None, overrides=[], threads=None, overwrite=False, scheduler=None)
-    ex.set_defaults(trace=False, input_root=None)
+    ex.set_defaults(trace=None, input_root=None)
     for command in (run, val, plot, lst, comp, ex, adopt):
         talk = command.add_mutually_exclusive_group()
         talk.add_argument("-v", "--verbose", action="store_true", help="say more")
@@ -283,6 +316,7 @@ def _default_out(name: str) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     from tbdse import experiment
+    from tbdse._mechanisms import never_acted
     from tbdse.results import failure_summary
 
     log = _logger(args)
@@ -315,31 +349,30 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "validate":
         log.info(f"{args.file}: OK ({experiment.count_runs(exp)} runs)")
         return 0
-    if args.out is None:
+    if args.out is None:  # said before the run, which may be long
         args.out = _default_out(exp.name)
         log.info(f"output folder: {args.out}")
+    asked = True if args.progress else False if args.no_progress or args.quiet else None
     frame = exp.run(
         args.out,
         overwrite=args.overwrite,
         threads=args.threads,
-        progress=False if args.no_progress or args.quiet else None,
+        progress=asked,
         executor=args.scheduler,
-        echo=log.info,
+        echo=log.debug,  # what was reused and written: with -v; the summary says the rest
         provenance=provenance(args.file, args.overrides),
-        trace=args.trace,
+        trace=False if args.trace is None else args.trace,
     )
     problems = failure_summary(frame)
     for line in problems:
         print(line, file=sys.stderr)
+    idle = never_acted(frame)  # a mechanism switched on that did nothing (a quiet zero else)
+    for line in idle:
+        print(f"warning: {line}", file=sys.stderr)
     # Runs stopped at the file's timeout_s are what it asked for, not failures.
     failed = int((~frame["status"].isin(["ok", "timed_out"])).sum()) if problems else 0
     timed_out = int((frame["status"] == "timed_out").sum()) if problems else 0
-    done = (
-        f"{len(frame)} runs"
-        + (f", {failed} failed" if failed else "")
-        + (f", {timed_out} timed out" if timed_out else "")
-    )
-    log.info(f"{exp.name}: {done}; results and figures are in {args.out}")
+    log.info(summary_line(exp.name, frame, failed, timed_out, args.out, len(idle)))
     if failed and not exp.expect_failures:
         print(
             f"error: {failed} run(s) failed; if failures are expected, say "
@@ -348,6 +381,18 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def summary_line(
+    name: str, frame: Any, failed: int, timed_out: int, out: str, warnings: int = 0
+) -> str:
+    """One line for the end of `tbdse run`: what ran now, what the results
+    store already held, what failed, the warnings above it, and where it all is."""
+    simulated = frame.attrs.get("runs_simulated", len(frame))
+    reused = frame.attrs.get("runs_reused", 0)
+    late = f", timed out {timed_out}" if timed_out else ""
+    said = f", warnings {warnings} (above)" if warnings else ""
+    return f"{name}: simulated {simulated}, reused {reused}, failed {failed}{late}{said} -> {out}"
 
 
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # a kill, a closed terminal: stop as Ctrl-C does
@@ -386,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None, got: list[int]) -> int:
     try:
-        args = _parser().parse_args(argv)
+        args = _parse(argv)
         with show_input(args.show_input):
             return _run(args)
     except ConfigError as exc:

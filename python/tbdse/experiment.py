@@ -37,6 +37,7 @@ from tbdse._files import write_text
 from tbdse._outdir import MANIFEST, STORE, OutputFolder
 from tbdse._overrides import apply_overrides
 from tbdse._plan import Axes, Plan, build_plan, namespaces
+from tbdse._trace_pick import check_selector, pick_run
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.gpus import Gpu
 from tbdse.results import Result
@@ -48,7 +49,7 @@ from tbdse.yamlio import Located, load_yaml
 __all__ = ["Experiment", "PlotSpec", "load"]
 
 TABLE_FORMATS = ("parquet", "csv")
-TRACE = "trace.json"  # tbdse run --trace: the first run's timeline (Perfetto)
+TRACE = "trace.json"  # tbdse run --trace [RUN]: one run's timeline (Perfetto)
 
 
 @dataclass
@@ -176,14 +177,19 @@ class Experiment:
         echo: Callable[[str], None] = print,
         executor: Any = None,
         provenance: dict[str, Any] | None = None,
-        trace: bool = False,
+        trace: bool | int | str = False,
     ) -> pd.DataFrame:
         """Runs the sweep and writes tables, figures and resolved.yaml into ``out_dir``.
 
         ``provenance`` (command line, overrides, version, git commit, host,
         start: what ``tbdse run`` passes) is recorded in the folder's manifest
-        with the run's end time.  ``trace`` also writes ``trace.json``, the
-        first run's timeline for ui.perfetto.dev (:meth:`Result.to_perfetto`).
+        with the run's end time.  ``trace`` also writes ``trace.json``, a run's
+        timeline for ui.perfetto.dev (:meth:`Result.to_perfetto`): True the
+        first run's, a number that row's of the results, a text a
+        configuration hash's (``config_hash``, or a unique prefix of 4+ digits).
+
+        The frame's ``attrs`` say what this call did: ``runs_simulated`` and
+        ``runs_reused`` (from the results store).
 
         ``executor`` (a ``distributed.Client`` or a scheduler address) runs the
         chunks on a Dask cluster (:mod:`tbdse.executors`).
@@ -198,6 +204,13 @@ class Experiment:
         hash), and holds the folder's lock for the whole run.
         """
         del resume
+        trace = check_selector(trace)
+        first = trace is True or trace in (0, "0")
+        if trace is not False and not first and self.search is not None:
+            raise ConfigError(
+                f"search experiment '{self.name}': --trace records its first trial only "
+                "(its trials are chosen as it runs, so they have no row numbers beforehand)"
+            )
         if executor is not None:  # a bad address is refused before the folder is claimed
             from tbdse.executors import check_executor
 
@@ -206,7 +219,7 @@ class Experiment:
             out_dir,
             self.name,
             self.source,
-            self.outputs() + ([TRACE] if trace else []),
+            self.outputs() + ([TRACE] if trace is not False else []),
             overwrite=overwrite,
             provenance=provenance,
         )
@@ -222,7 +235,7 @@ class Experiment:
         progress: bool | None,
         echo: Callable[[str], None],
         executor: Any,
-        trace: bool = False,
+        trace: bool | int | str = False,
     ) -> pd.DataFrame:
         resolved = yaml.safe_dump(self.resolved(), sort_keys=False)
         out.write("resolved.yaml", lambda p: write_text(p, resolved))
@@ -239,12 +252,15 @@ class Experiment:
                 f"{exc}; finished runs are in the results store {out.store.path} (rerun to "
                 f"continue) and {partial}",
             ) from None
+        if trace is not False:  # a RUN naming none is refused before any table is written
+            plan = self.plan()
+            traced = plan.single(pick_run(trace, frame, plan.main_runs))
         written = self._write(frame, out)
-        if trace:
+        if trace is not False:
             from tbdse._perfetto import perfetto_writer
 
-            plan = self.plan()  # the first run again, with its timeline
-            out.write(TRACE, perfetto_writer(Result(plan, plan.core().run_single(0, True))))
+            timeline = traced.core().run_single(0, True)  # the run again, with its timeline
+            out.write(TRACE, perfetto_writer(Result(traced, timeline)))
             written.append(TRACE)
         out.finish(written)
         for rel in written:
@@ -263,7 +279,8 @@ class Experiment:
         runner = Runner(
             plan, threads or self.threads, progress, self.on_error, out.store, self.timeout_s
         )
-        restored = int(runner.done.sum())
+        restored = runner.restored
+        to_run = plan.runs - int(runner.done.sum())  # infeasible runs are neither
         if restored:
             echo(f"reusing {restored} of {plan.runs} runs from the results store {out.store.path}")
         try:
@@ -273,7 +290,10 @@ class Experiment:
             raise SweepInterrupted(
                 frame, f"interrupted after {len(frame)} of {plan.main_runs} runs"
             ) from None
-        return runner.frame()
+        frame = runner.frame()
+        frame.attrs["runs_simulated"] = to_run
+        frame.attrs["runs_reused"] = restored
+        return frame
 
     def _search_rows(
         self, out: OutputFolder, threads: int | None, progress: bool | None, executor: Any

@@ -512,7 +512,9 @@ class Result:
         chrome://tracing (docs/simulation.md, "Timelines in Perfetto"); returns its path.
 
         A TB run: a track per SM slot ("SM k slot j") with a slice per TB (named by
-        its kernel; task, level and cycles as args), counters ``running`` and
+        its task's label and kernel, "task 7 (sor)" or a graph file's node name
+        (``Workload.labels``); task, label, kernel, level, SM, slot, cost (the
+        cycles it held its slot) and its cycles as args), counters ``running`` and
         ``ready`` (TBs ready but not started), and a ``held`` instant at the ready
         time of each TB that waited at least ``held_min_cycles`` to start (default:
         the mean TB duration).  A worklist run: each series of

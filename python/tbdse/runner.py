@@ -144,6 +144,7 @@ class Runner:
         try:
             if store is not None:
                 self._restore(store.rows())
+            self.restored = int(self.done.sum())  # runs the store held (infeasible ones aside)
             self._record_infeasible(infeasible)
         except BaseException:
             self.close()
@@ -326,7 +327,16 @@ class Runner:
                 warnings.filterwarnings("ignore", message="IProgress not found")
                 from tqdm.auto import tqdm
 
-            bar = tqdm(total=total, unit="run", desc="tbdse sweep", initial=0, leave=False)
+            # Unasked (None), tqdm shows the bar only on a terminal (disable=None):
+            # a log file gets no carriage-return lines.
+            bar = tqdm(
+                total=total,
+                unit="run",
+                desc="tbdse sweep",
+                initial=0,
+                leave=False,
+                disable=None if self.progress is None else False,
+            )
         bar.update(pos - bar.n)
         return bar
 
@@ -385,7 +395,8 @@ def sweep(
         replicates: runs per configuration with different random draws.
         seed: sweep seed; with the configuration and replicate it keys every draw.
         threads: worker threads (default: all cores).
-        progress: show a progress bar (default: when the sweep takes over a second).
+        progress: show a progress bar (default: when the sweep takes over a second and
+            stderr is a terminal or a notebook; True: always, False: never).
         on_error: 'raise' (default) or 'record' failed runs in ``status``/``error`` columns.
         store: a results store (:class:`~tbdse.store.ResultsStore` or its
             folder): finished chunks are written to it as they finish, and runs

@@ -137,6 +137,7 @@ class _Evaluator:
         self.workloads, self.gpus, self.schemes = workloads, gpus, schemes
         self.baseline, self.replicates, self.seed = baseline, replicates, seed
         self.options = options
+        self.simulated = self.reused = 0  # runs, over all batches
         self.rows: dict[Any, pd.DataFrame] = {}  # point identity -> its rows (one per replicate)
 
     def evaluate(self, points: list[dict[str, Any]]) -> list[pd.DataFrame]:
@@ -165,6 +166,8 @@ class _Evaluator:
         )
         o = self.options
         runner = Runner(plan, o["threads"], o["progress"], "record", o["store"], o["timeout_s"])
+        self.simulated += plan.runs - int(runner.done.sum())  # infeasible runs are neither
+        self.reused += runner.restored
         try:
             runner.run(o["executor"])
         finally:
@@ -275,7 +278,10 @@ def search(
     finally:
         if took_store:
             store.unlock()  # type: ignore[union-attr]
-    return _table(frames)
+    table = _table(frames)
+    table.attrs["runs_simulated"] = evaluator.simulated
+    table.attrs["runs_reused"] = evaluator.reused
+    return table
 
 
 def _tell(optuna: Any, study: Any, trial: Any, rows: pd.DataFrame, goals: dict[str, str]) -> Any:

@@ -349,9 +349,13 @@ class Workload:
         """A networkx.DiGraph with node attributes level, kernel and cost.
 
         The graph attributes ``tbdse_cost`` (the cost model as a mapping) and
-        ``tbdse_kernels`` (each kernel's fields) carry what the nodes cannot,
-        so :func:`tbdse.workloads.from_networkx` gives back a workload that
-        simulates the same (a lognormal cost model is not a per-node cost)."""
+        ``tbdse_kernels`` (each kernel's fields, ``reuse`` included) carry what
+        the nodes cannot, and a task with data footprints has the node
+        attribute ``data``: its ranges as ``("read" | "write", base, bytes)``
+        tuples in declaration order.  So :func:`tbdse.workloads.from_networkx`
+        gives back a workload that simulates the same (a lognormal cost model
+        is not a per-node cost; footprints change memory time).  An
+        application's command queue (``application``) is not carried."""
         import networkx as nx
 
         g = nx.DiGraph(name=self.name)
@@ -364,6 +368,11 @@ class Workload:
             g.add_node(
                 t, level=int(levels[t]), kernel=self.kernels[kernels[t]].name, cost=int(costs[t])
             )
+        if self.data is not None:
+            d = self.data
+            for i in range(len(d)):
+                ranges = g.nodes[int(d.task[i])].setdefault("data", [])
+                ranges.append(("write" if d.write[i] else "read", int(d.base[i]), int(d.bytes[i])))
         starts, edges = graph.edge_starts(), graph.edges()
         for t in range(self.tasks):
             for e in range(starts[t], starts[t + 1]):

@@ -28,6 +28,7 @@ from tbdse._inputs import content, excerpt, shown
 from tbdse.cost import CostModel, as_cost, cycle_array, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
+from tbdse.workloads.footprints import DataFootprints
 from tbdse.yamlio import read_text
 
 __all__ = ["from_edges", "from_networkx", "read_edge_list", "read_stg"]
@@ -119,7 +120,9 @@ def from_networkx(
     :meth:`Workload.to_networkx` also gives back its cost model and kernels
     (graph attributes ``tbdse_cost`` and ``tbdse_kernels``, node attribute
     ``kernel``), so the round trip simulates the same; ``cost``, ``kernel``
-    and ``kernels`` given here take precedence.
+    and ``kernels`` given here take precedence.  A node attribute ``data``,
+    a list of ``("read" | "write", base, bytes)`` ranges, gives that task's
+    data footprint (:class:`tbdse.workloads.DataFootprints`).
     """
     nodes: list[Hashable] = list(g.nodes)
     with contextlib.suppress(TypeError):  # unsortable labels keep insertion order
@@ -149,7 +152,36 @@ def from_networkx(
         kernels=kernels,
     )
     made.labels = nodes
-    return made
+    data = _footprints(g, nodes)
+    return made if data is None else made.with_data(data)
+
+
+def _footprints(g: Any, nodes: list[Hashable]) -> DataFootprints | None:
+    """The nodes' ``data`` attributes as footprints (task i is ``nodes[i]``), or None."""
+    rows: list[tuple[int, str, int, int]] = []
+    found = False
+    for i, node in enumerate(nodes):
+        ranges = g.nodes[node].get("data")
+        if ranges is None:
+            continue
+        found = True
+        if isinstance(ranges, (str, bytes)) or not isinstance(ranges, Iterable):
+            raise ConfigError(
+                f"networkx node {excerpt(node)}: 'data' must be a list of "
+                f"('read' | 'write', base, bytes) ranges; got {excerpt(ranges)}"
+            )
+        for r in ranges:
+            ok = isinstance(r, (tuple, list)) and len(r) == 3 and r[0] in ("read", "write")
+            whole_numbers = all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in r[1:]
+            )
+            if not ok or not whole_numbers:
+                raise ConfigError(
+                    f"networkx node {excerpt(node)}: a 'data' range is ('read' | 'write', "
+                    f"base, bytes) with whole-number base and bytes; got {excerpt(r)}"
+                )
+            rows.append((i, r[0], int(r[1]), int(r[2])))
+    return DataFootprints.from_rows(rows) if found else None
 
 
 @generator("edge_list")
