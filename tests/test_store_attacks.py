@@ -8,40 +8,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import textwrap
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from _cli_runs import experiment_file, run
 
 import tbdse as td
-from tbdse import cli
 from tbdse._outdir import OutputFolder
 from tbdse.store import ResultsStore
-
-EXPERIMENT = textwrap.dedent(
-    """\
-    name: {name}
-    gpu: gtx480
-    workload: {{generator: wavefront, rows: 5, cols: 5, cost: 500}}
-    schemes: [cdp, dataflow_ideal]
-    grid: {{gpu.sms: [2, 4]}}
-    outputs:
-      tables: [csv]
-      plots: [{{kind: line, x: gpu.sms, y: makespan_us, file: {figure}}}]
-    """
-)
-
-
-def experiment_file(folder: Path, name: str = "e", figure: str = "fig.png") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.yaml"
-    path.write_text(EXPERIMENT.format(name=name, figure=figure))
-    return path
-
-
-def run(path: Path, out: Path, *extra: str) -> int:
-    return cli.main(["run", str(path), "-o", str(out), "--no-progress", *extra])
 
 
 def sweep(store: Path) -> pd.DataFrame:

@@ -68,6 +68,7 @@ __all__ = [
     "show_input",
     "showing_input",
     "shown",
+    "text_lines",
 ]
 
 # Inputs are descriptions and graphs, not data sets: 256 MiB holds a DIMACS road
@@ -322,3 +323,14 @@ def _read_raw(source: str | os.PathLike[str], what: str) -> bytes:
             f"{name}: the {what} grew beyond {MAX_INPUT_BYTES:,} bytes while being read"
         )
     return b"".join(chunks)
+
+
+def text_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time (splitlines() would hold them all
+    at once: a reader's budget counts what it holds)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield text[start:end]
+        start = end + 1

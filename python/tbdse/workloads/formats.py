@@ -39,14 +39,14 @@ import json
 import math
 import os
 import re
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tbdse._checks import real
-from tbdse._inputs import content, excerpt, from_file, quoted, shown
+from tbdse._inputs import content, excerpt, from_file, quoted, shown, text_lines
 from tbdse.cost import CostModel, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator
@@ -607,18 +607,8 @@ def _mm_word(word: str) -> str:
     return f"'{word}'" if word in _MM_WORDS else content(word, "word")
 
 
-def _lines(text: str) -> Iterator[str]:
-    """The lines of ``text`` one at a time (splitlines() would hold them all at once)."""
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        yield text[start:end]
-        start = end + 1
-
-
 def _mm_read(text: str, where: str) -> tuple[int, str, bool, list[tuple[int, int, str, int]]]:
-    lines = _lines(text)
+    lines = text_lines(text)
     first = next(lines, "")
     banner = first.split()
     if not banner or banner[0].lower() != "%%matrixmarket":

@@ -16,7 +16,7 @@ lists may wrap over several lines.  Dummy nodes are dropped unless
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._checks import real, whole
-from tbdse._inputs import content, excerpt, shown
+from tbdse._inputs import content, excerpt, shown, text_lines
 from tbdse.cost import CostModel, as_cost, cycle_array, from_graph
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
@@ -197,7 +197,7 @@ def read_edge_list(
     edges = []
     where = shown(path)
     source = read_text(path, "graph file", MAX_TEXT_BYTES)
-    for lineno, line in enumerate(_lines(source), 1):
+    for lineno, line in enumerate(text_lines(source), 1):
         text = line.split("#", 1)[0].replace(",", " ").split()
         if not text:
             continue
@@ -232,16 +232,6 @@ def read_edge_list(
 _STG_FIELDS = ("task id", "processing time", "predecessor count")
 
 
-def _lines(text: str) -> Iterator[str]:
-    """The lines of ``text`` one at a time (splitlines() would hold them all at once)."""
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        yield text[start:end]
-        start = end + 1
-
-
 def _stg_number(tok: str, path: str, line: int, field: str, lo: int = 0) -> int:
     try:
         value = int(tok) if len(tok) <= MAX_DIGITS else None
@@ -258,7 +248,7 @@ def _stg_number(tok: str, path: str, line: int, field: str, lo: int = 0) -> int:
 def _stg_tasks(text: str, path: str) -> tuple[list[int], list[tuple[int, int, list[int], int]]]:
     """Header numbers and (id, cost, predecessors, line) records of an STG file."""
     tokens: list[tuple[str, int]] = []  # (text, line)
-    for lineno, line in enumerate(_lines(text), 1):
+    for lineno, line in enumerate(text_lines(text), 1):
         if line.lstrip().startswith("#"):
             break  # the information part
         tokens.extend((tok, lineno) for tok in line.split())
