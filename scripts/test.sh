@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the C++ unit tests through CTest, lint and type checks,
 # then the Python suite (pytest, which also executes the notebooks).  Sets
-# everything up first.  About 25 minutes on a 2-core machine once built (the
+# everything up first.  About 15 minutes on a 2-core machine once built (the
 # set-up adds the build, about 8 minutes from scratch).
 # Extra arguments go to pytest, e.g. scripts/test.sh -k sweep
 set -euo pipefail
