@@ -28,14 +28,14 @@ import tbdse as td
 W = td.workloads
 
 
-def independent(n: int, cost: int, f: float, ws: int, reuse: int = 1) -> td.Workload:
+def independent(
+    n: int, cost: int, f: float, ws: int, reuse: int = 1, stride: int = 1 << 20
+) -> td.Workload:
     """``n`` independent TBs of ``cost`` cycles (``f`` of it memory time),
-    TB t reading its own ``ws`` bytes at t MiB ``reuse`` times."""
+    TB t reading its own ``ws`` bytes at ``t x stride`` ``reuse`` times."""
     kernel = W.Kernel("k", mem_fraction=f, reuse=reuse)
     wl = W.independent(n, cost=cost, kernel=kernel)
-    reads = W.DataFootprints(
-        np.arange(n), np.arange(n) * (1 << 20), np.full(n, ws), np.zeros(n, bool)
-    )
+    reads = W.DataFootprints(np.arange(n), np.arange(n) * stride, np.full(n, ws), np.zeros(n, bool))
     return wl.with_data(reads)
 
 
@@ -48,28 +48,36 @@ def makespans(wl: td.Workload, slots: list[int], **gpu: Any) -> list[float]:
 
 
 def test_a_cache_sensitive_kernel_has_an_interior_optimum_of_tbs_per_sm() -> None:
-    """Each TB sweeps a 4 KiB working set 8 times (a tiled stencil or a
-    blocked GEMM's reuse).  Four TBs' working sets fit the 16 KiB L1 of a
-    GTX480 SM, so every pass after the first hits; six or eight evict one
-    another between passes, so every pass misses and goes to L2 — 8x the L2
-    traffic.  Up to four TBs, more concurrency hides more latency; beyond,
-    the misses cost more than the concurrency gains: the throughput curve
-    that cache-conscious TB throttling exploits (Rogers et al., MICRO 2012;
-    Kayiran et al., "Neither more nor less", PACT 2013)."""
-    wl = independent(15 * 48, 20000, 0.8, 4096, reuse=8)
+    """Each TB sweeps its own 4 KiB tile of one array (TB t at t x 4 KiB, as
+    a tiled stencil or blocked GEMM lays its data) 8 times.  Four TBs' tiles
+    fit a GTX480 SM's 16 KiB L1, so passes after the first mostly hit (miss
+    rate 0.18: an arriving TB evicts some of a neighbour's lines); six or
+    eight evict one another between passes and every pass misses to L2.
+    Those misses cost what they cost on a GPU: each waits for one of the
+    SM's 32 MSHRs, so the SM's memory-level parallelism, not its TB count,
+    bounds throughput.  Up to four TBs more concurrency hides latency; beyond,
+    the misses' queueing costs more than it gains: the curve cache-conscious
+    TB throttling exploits (Rogers et al., MICRO 2012; Kayiran et al., PACT
+    2013).  Controls: read once, no optimum; with 512 MSHRs the same misses
+    queue far less and the curve is nearly flat — the cost is the misses'
+    queueing, as traced in docs/simulation.md "Reuse"."""
+    wl = independent(15 * 48, 20000, 0.8, 4096, reuse=8, stride=4096)
     slots = [1, 2, 4, 6, 8]
     times = dict(zip(slots, makespans(wl, slots), strict=True))
     best = min(times, key=times.__getitem__)
     assert 1 < best < 8, times  # interior
-    assert times[8] > 1.5 * times[best], times  # the maximum costs throughput
+    assert times[8] > 1.3 * times[best], times  # the maximum costs throughput
     miss = {
         s: td.simulate(wl, td.gpus.gtx480(tb_slots=s), "dataflow_ideal").metrics["l1_miss_rate"]
         for s in (4, 8)
     }
-    assert miss[4] < 0.25 < 0.9 < miss[8], miss  # the mechanism: L1 thrash
-    # The same kernel reading its working set once has no such optimum.
-    once = makespans(independent(15 * 48, 20000, 0.8, 4096, reuse=1), [4, 8])
+    assert miss[4] < 0.25 < 0.9 < miss[8], miss  # the mechanism: L1 thrash between passes
+    # The same kernel reading its tile once has no such optimum.
+    once = makespans(independent(15 * 48, 20000, 0.8, 4096, reuse=1, stride=4096), [4, 8])
     assert once[1] <= once[0] * 1.01
+    # With 16x the MSHRs the thrash costs little: the penalty is the misses' queueing.
+    wide = makespans(wl, [4, 8], l1_mshrs=512)
+    assert wide[1] < 1.15 * wide[0]
 
 
 def test_b_a_bandwidth_bound_kernel_stops_gaining_once_dram_saturates() -> None:
@@ -191,7 +199,8 @@ def test_run_invariants_hold_with_passes_over_footprints(
     tl = r.timeline().set_index("task").sort_index()
     n = wl.graph.size
     assert list(tl.index) == list(range(n))
-    assert (tl["duration"].to_numpy() >= np.array(compute) - 1).all()  # rounding of a split
+    # -1: Python's round (halves to even) against the engine's llround
+    assert (tl["duration"].to_numpy() >= np.array(compute) - 1).all()
     for s, d in edges:
         assert tl.at[d, "start"] >= tl.at[s, "end"]
     for sm, on in tl.groupby("sm"):

@@ -34,10 +34,10 @@ struct KernelInfo {
   // stated: the TB demands 1 / gpu.sm_saturation, as before.
   double issue_interval = 0.0;
   // Passes a TB's warps make over its read footprint (docs/simulation.md
-  // "Reuse"): the data footprint is read `reuse` times, one pass per
-  // 1 / reuse of the TB's compute, each through the memory hierarchy at the
-  // time it is made, so what co-resident TBs touched in between decides its
-  // hits.  1 = read once at issue (as before).  Needs data footprints.
+  // "Reuse"): the data footprint is read `reuse` times, each pass with
+  // 1 / reuse of the TB's compute, the first at issue and each next one when
+  // the previous ends, through the memory hierarchy at that time, so what
+  // co-resident TBs touched in between decides its hits.  1 = read once at issue (as before).  Needs data footprints.
   std::int32_t reuse = 1;
 };
 

@@ -38,8 +38,9 @@ class Kernel:
     instead of ``1 / sm_saturation`` (docs/simulation.md "Per-kernel
     throughput").  It needs ``threads``.
     ``reuse`` (passes, default 1) is how many times a TB's warps sweep its
-    data footprint's reads: with ``reuse`` > 1 each pass goes through the
-    memory hierarchy after 1 / ``reuse`` of the TB's compute, meeting the
+    data footprint's reads: with ``reuse`` > 1 the TB's compute is split in
+    ``reuse`` chunks, one per pass; the first pass goes through the memory
+    hierarchy at issue, each next one when the previous pass ends, meeting the
     caches as co-resident TBs left them (docs/simulation.md "Reuse"); it
     needs data footprints.
     """
