@@ -152,8 +152,15 @@ void Engine::time_tb(std::int32_t handle, Cycle work, Cycle memory_part, std::ui
 // a compute-bound TB pays one access latency.  No per-policy term: the order
 // the scheme issues in decides the hits.
 Cycle Engine::work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part) {
+  return compute_beside_reads(t, sm, compute_part(t, work), memory_part);
+}
+
+Cycle Engine::compute_part(TaskId t, Cycle work) const {
   const double f = workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].mem_fraction;
-  const Cycle compute = work - static_cast<Cycle>(std::llround(f * static_cast<double>(work)));
+  return work - static_cast<Cycle>(std::llround(f * static_cast<double>(work)));
+}
+
+Cycle Engine::compute_beside_reads(TaskId t, SmId sm, Cycle compute, Cycle* memory_part) {
   Cycle first_line = -1;  // when the TB's first read line arrives
   const Cycle done = read_footprint(t, sm, &first_line);
   const Cycle exposed = first_line < 0 ? 0 : first_line - now_;

@@ -140,6 +140,11 @@ class Engine {
   // hierarchy (docs/simulation.md "Data footprints").
   // `memory_part` receives the hierarchy's part of it.
   Cycle work_with_memory(TaskId t, SmId sm, Cycle work, Cycle* memory_part);
+  // The compute part of `work` (all but its kernel's mem_fraction).
+  Cycle compute_part(TaskId t, Cycle work) const;
+  // `compute` cycles that start when t's first read line is there, beside
+  // its footprint's reads sent now: max(compute + first line, reads' time).
+  Cycle compute_beside_reads(TaskId t, SmId sm, Cycle compute, Cycle* memory_part);
   // Sends t's footprint reads through the hierarchy now; returns when the
   // last arrives and sets `first_line` to when the first does (-1: no bytes).
   Cycle read_footprint(TaskId t, SmId sm, Cycle* first_line);

@@ -3,18 +3,17 @@
 // `reuse` equal chunks, one per pass.  A pass sends the footprint's reads
 // through the memory hierarchy when it starts (the first at issue, the next
 // when the previous pass ends) and lasts like a whole TB of one chunk does
-// (Engine::work_with_memory): max(chunk + its first line's latency, its
+// (Engine::compute_beside_reads): max(chunk + its first line's latency, its
 // reads' time).  Each pass meets the caches as the co-resident TBs left them
-// since the last one: a working set that fits beside its neighbours' hits in
-// L1 on every pass after the first; one that does not is evicted and read
-// again from L2 or DRAM, which also loads the shared L2 and DRAM.  So more
-// TBs per SM can cost throughput, the effect cache-conscious TB throttling
-// exploits (Rogers et al., MICRO 2012; Kayiran et al., PACT 2013).  Under
+// since the last one: a working set that fits beside its neighbours' mostly
+// hits in L1 after the first pass; one that does not is evicted and read
+// again from L2 or DRAM, and those misses queue for the SM's MSHRs and the L2
+// banks.  So more TBs per SM can cost throughput, the effect cache-conscious
+// TB throttling exploits (Rogers et al., MICRO 2012; Kayiran et al., PACT 2013).  Under
 // 'shared' each pass is timed like a TB (its compute shares the SM's issue
 // slots, its memory part does not) and keeps the TB's age.  With reuse 1 a
 // TB is timed exactly as before.
 #include <algorithm>
-#include <cmath>
 
 #include "engine.hpp"
 #include "errors.hpp"
@@ -23,8 +22,7 @@ namespace tbdse {
 
 Cycle Engine::start_passes(std::int32_t handle, TaskId t, Cycle work, Cycle* memory_part) {
   const KernelInfo& k = workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))];
-  const Cycle memory = static_cast<Cycle>(std::llround(k.mem_fraction * static_cast<double>(work)));
-  const Cycle compute = work - memory;
+  const Cycle compute = compute_part(t, work);
   const auto h = static_cast<std::size_t>(handle);
   if (pass_state_.size() <= h) pass_state_.resize(h + 1);
   pass_state_[h] = Passes{.start = now_,
@@ -39,14 +37,7 @@ Cycle Engine::pass_duration(std::int32_t handle, Cycle* memory_part) {
   Passes& p = pass_state_[static_cast<std::size_t>(handle)];
   const Running& r = running_[static_cast<std::size_t>(handle)];
   --p.left;
-  const Cycle chunk = p.left == 0 ? p.last_chunk : p.chunk;
-  Cycle first_line = -1;
-  const Cycle done = read_footprint(r.task, r.sm, &first_line);
-  const Cycle exposed = first_line < 0 ? 0 : first_line - now_;
-  const Cycle out = std::max(chunk + exposed, done - now_);
-  if (out > kMaxDelay) throw SimulationError("a TB's pass with its memory time is above 2^48 cycles");
-  *memory_part = out - chunk;
-  return out;
+  return compute_beside_reads(r.task, r.sm, p.left == 0 ? p.last_chunk : p.chunk, memory_part);
 }
 
 bool Engine::next_pass(std::int32_t handle) {
