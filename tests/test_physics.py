@@ -94,6 +94,66 @@ def test_b_a_bandwidth_bound_kernel_stops_gaining_once_dram_saturates() -> None:
     assert wide8 < 0.95 * t8 and wide4 < t4
 
 
+def test_b_the_gtx480s_own_mshrs_cannot_saturate_its_dram() -> None:
+    """Why (b) sets 128 MSHRs: by Little's law an SM keeps at most its MSHRs'
+    lines in flight, so 15 SMs x 32 MSHRs x 128 B over an unloaded miss of
+    200 + 200 cycles (L2, then DRAM latency) move at most 154 B/cycle,
+    under the six channels' 253 B/cycle: with the preset's 32 MSHRs the
+    MSHRs, not DRAM, bound a streaming kernel (on a GPU too), however its
+    reads are spread over its TBs' lifetime.  More channels then change
+    nothing, and the makespan stays above the MSHR bound."""
+    wl = independent(15 * 64, 4000, 0.8, 8192)
+    t8 = makespans(wl, [8])[0]
+    wide8 = makespans(wl, [8], dram_channels=12)[0]
+    bound_cycles = 15 * 64 * 8192 / (15 * 32 * 128 / (200 + 200))
+    assert t8 >= bound_cycles / 700.0  # us at 700 MHz
+    assert wide8 == pytest.approx(t8, rel=0.02)
+
+
+def streaming_tb(threads: int, sms: int = 1, slots: int = 1, n: int = 1) -> td.Result:
+    """``n`` TBs of ``threads`` threads, each streaming 8 KiB (64 lines) of its
+    own, with 100 cycles of compute, on a GTX480 of ``sms`` SMs."""
+    kernel = W.Kernel("k", mem_fraction=0.95, threads=threads)
+    wl = W.independent(n, cost=2000, kernel=kernel)
+    reads = W.DataFootprints(
+        np.arange(n), np.arange(n) * (1 << 20), np.full(n, 8192), np.zeros(n, bool)
+    )
+    gpu = td.gpus.gtx480(sms=sms, tb_slots=slots, host_launch_us=0.0)
+    return td.simulate(wl.with_data(reads), gpu, "dataflow_ideal", timeline=True)
+
+
+def test_e_reads_go_out_as_the_warps_reach_them_not_in_one_burst() -> None:
+    """A TB of 8 warps issues its loads as its warps execute: each warp has
+    one coalesced line in flight and uses it before its next load (no ILP
+    assumed), so 64 lines go in ceil(64 / 8) = 8 load phases, each exposing
+    a miss latency (200 + 200 cycles at least: L2, then DRAM): the TB alone takes more
+    than 8 x 400 cycles.  A kernel that states no threads keeps the burst
+    (every line at issue: one exposed latency and the 64 lines' transfers, under
+    1,000 cycles)."""
+    spread = streaming_tb(256)
+    burst = streaming_tb(0)
+    d_spread = int(spread.timeline()["duration"].iloc[0])
+    d_burst = int(burst.timeline()["duration"].iloc[0])
+    assert d_spread > 8 * 400 > 1000 > d_burst
+    # the same bytes reach DRAM either way
+    assert spread.metrics["dram_bytes"] == burst.metrics["dram_bytes"] == 8192
+
+
+def test_e_a_tbs_latency_grows_with_queueing_from_its_co_resident_tbs() -> None:
+    """Six TBs of 8 warps on one SM have 48 lines in flight for its 32 MSHRs
+    and share its DRAM channels: their misses queue, so each TB takes longer
+    than it does alone (the average load latency grows), and the six finish
+    later than one but far sooner than six one after another — concurrency
+    hides latency until the MSHRs are full."""
+    alone = streaming_tb(256)
+    six = streaming_tb(256, slots=6, n=6)
+    d_alone = int(alone.timeline()["duration"].iloc[0])
+    d_six = six.timeline()["duration"].to_numpy()
+    assert d_six.min() > d_alone
+    assert six.metrics["avg_load_latency"] > alone.metrics["avg_load_latency"]
+    assert d_alone < six.makespan_cycles < 6 * d_alone
+
+
 def chain_with_evictor(evict_bytes: int) -> td.Workload:
     """producer -> evictor -> consumer on one SM: the producer writes 16 KiB,
     the evictor reads ``evict_bytes`` of other data, the consumer reads the
