@@ -239,9 +239,20 @@ def reuse_scenarios(
         }
     )
     f = draw(st.sampled_from([0.0, 0.5, 0.9]))
-    kernel = W.Kernel("k", mem_fraction=f, reuse=draw(st.integers(1, 8)))
+    # two kernels in one graph: passes and load phases of different counts
+    # (threads 0: one burst per pass; 64 or 256: one line per warp per phase)
+    kernels = [
+        W.Kernel(
+            f"k{i}",
+            mem_fraction=f,
+            reuse=draw(st.integers(1, 8)),
+            threads=draw(st.sampled_from([0, 64, 256])),
+        )
+        for i in range(2)
+    ]
+    kernel_ids = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
     costs = draw(st.lists(st.integers(0, 5000), min_size=n, max_size=n))
-    wl = W.from_edges(edges, n, cost=td.cost.array(costs)).with_kernels([kernel])
+    wl = W.from_edges(edges, n, cost=td.cost.array(costs), kernel_ids=kernel_ids, kernels=kernels)
     sizes = draw(st.lists(st.sampled_from([0, 128, 4096, 20000]), min_size=n, max_size=n))
     bases = draw(st.lists(st.integers(0, 64), min_size=n, max_size=n))
     wl = wl.with_data(
@@ -268,9 +279,17 @@ def test_run_invariants_hold_with_passes_over_footprints(
 ) -> None:
     """docs/MODELS.md §1 on runs whose TBs sweep their footprints: every task
     once, never before its parents end, never more TBs on an SM than its
-    slots, at least its compute part long, the makespan the last end; the
-    same result on one and two threads."""
+    slots, at least its compute part long, the makespan the last end and
+    at least the work and critical-path bounds; the same result on one and
+    two threads.  Two kernels of different passes and warps share a graph,
+    under both SM models and both sharing rules."""
     wl, gpu, edges, compute = scenario
+    check_invariants(wl, gpu, edges, compute)
+
+
+def check_invariants(
+    wl: td.Workload, gpu: td.Gpu, edges: list[tuple[int, int]], compute: list[int]
+) -> None:
     r = td.simulate(wl, gpu, "dataflow_ideal", timeline=True)
     tl = r.timeline().set_index("task").sort_index()
     n = wl.graph.size
@@ -286,6 +305,37 @@ def test_run_invariants_hold_with_passes_over_footprints(
         assert np.cumsum(delta[order]).max() <= gpu.tb_slots, sm
     assert r.makespan_cycles == tl["end"].max()
     assert r.makespan_cycles >= r.metrics["critical_path_cycles"]
+    assert r.makespan_cycles >= r.metrics["work_bound_cycles"]
     df = td.sweep(wl, gpu, "dataflow_ideal", replicates=2, threads=1)
     df2 = td.sweep(wl, gpu, "dataflow_ideal", replicates=2, threads=2)
     assert list(df["makespan_cycles"]) == list(df2["makespan_cycles"])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["a", "b", "c", "e"]),
+    st.integers(1, 8),
+    st.sampled_from(["fixed", "shared"]),
+    st.sampled_from(["even", "oldest_first"]),
+    st.sampled_from([0, 256]),
+)
+def test_run_invariants_hold_on_the_physics_bench_graphs(
+    bench: str, slots: int, model: str, share: str, threads: int
+) -> None:
+    """The same §1 invariants on small versions of the bench's own
+    scenarios, over TB slots, SM models, sharing rules and stated warps."""
+    if bench == "c":
+        wl, edges, f, cost = chain_with_evictor(2 << 20), [(0, 1), (1, 2)], 0.5, 2000
+    else:
+        reuse, ws, stride, f, cost = {
+            "a": (8, 4096, 4096, 0.8, 20000),
+            "b": (1, 8192, 1 << 20, 0.8, 4000),
+            "e": (1, 8192, 1 << 20, 0.95, 2000),
+        }[bench]
+        wl, edges = independent(30, cost, f, ws, reuse=reuse, stride=stride), []
+    wl = wl.with_kernels(
+        [W.Kernel("k", mem_fraction=f, threads=threads, reuse=reuse if bench != "c" else 1)]
+    )
+    sharing = {"sm_share": share} if model == "shared" else {}
+    gpu = td.gpus.gtx480(sms=2, tb_slots=slots, sm_model=model, host_launch_us=0.0, **sharing)
+    check_invariants(wl, gpu, edges, [cost - round(f * cost)] * wl.graph.size)
