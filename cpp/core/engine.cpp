@@ -181,31 +181,19 @@ Cycle Engine::read_footprint(TaskId t, SmId sm, Cycle* first_line, std::int32_t 
   memory_->advance(now_);
   const auto first = static_cast<std::size_t>(workload_.data_start[t]);
   const auto last = static_cast<std::size_t>(workload_.data_start[t + 1]);
-  // A slice: read lines [lo, hi) of the TB's reads in the order given.
-  std::int64_t lo = 0, hi = std::numeric_limits<std::int64_t>::max();
-  if (slices > 1) {
-    std::int64_t lines = 0;
-    for (std::size_t i = first; i < last; ++i)
-      if (!workload_.data_ranges[i].is_write) lines += range_lines(workload_.data_ranges[i]);
-    lo = lines * slice / slices;
-    hi = lines * (slice + 1) / slices;
-    if (lo == hi) return done;  // fewer lines than phases: this one reads none
-  }
-  std::int64_t at = 0;  // read lines before range i
   for (std::size_t i = first; i < last; ++i) {
     const DataRange& d = workload_.data_ranges[i];
     if (d.is_write) continue;
-    const std::int64_t n = range_lines(d);
-    const std::int64_t a = std::max(lo, at), b = std::min(hi, at + n);
-    at += n;
-    if (a >= b && !(slices == 1 && n == 0)) continue;
     std::uint64_t base = d.base;
     std::int64_t bytes = d.bytes;
-    if (slices > 1) {  // lines [a, b) of this range, clipped to it
+    if (slices > 1) {  // a slice: lines [n x slice / slices, n x (slice + 1) / slices) of each range
+      const std::int64_t n = range_lines(d);
+      const std::int64_t a = n * slice / slices, b = n * (slice + 1) / slices;
+      if (a == b) continue;  // a range shorter than the phases: none in this one
       const std::uint64_t line0 = d.base >> 7;
-      const std::uint64_t from = std::max(d.base, (line0 + static_cast<std::uint64_t>(a - (at - n))) << 7);
+      const std::uint64_t from = std::max(d.base, (line0 + static_cast<std::uint64_t>(a)) << 7);
       const std::uint64_t to = std::min(d.base + static_cast<std::uint64_t>(d.bytes),
-                                        (line0 + static_cast<std::uint64_t>(b - (at - n))) << 7);
+                                        (line0 + static_cast<std::uint64_t>(b)) << 7);
       base = from;
       bytes = static_cast<std::int64_t>(to - from);
     }

@@ -147,13 +147,14 @@ class Engine {
   // With `slices` > 1 only slice `slice` of the reads (one load phase).
   Cycle compute_beside_reads(TaskId t, SmId sm, Cycle compute, Cycle* memory_part,
                              std::int32_t slice = 0, std::int32_t slices = 1);
-  // Sends t's footprint reads (slice `slice` of `slices` equal runs of its
-  // read lines) through the hierarchy now; returns when the last arrives and
+  // Sends t's footprint reads (slice `slice` of `slices` equal runs of each
+  // read range's lines) through the hierarchy now; returns when the last arrives and
   // sets `first_line` to when the first does (-1: no bytes).
   Cycle read_footprint(TaskId t, SmId sm, Cycle* first_line, std::int32_t slice = 0,
                        std::int32_t slices = 1);
   // The load phases of each pass over t's reads (docs/simulation.md "Load
-  // phases"): ceil(read lines / warps), in [1, kMaxLoadPhases]; 1 when its
+  // phases"): ceil(longest read range's lines / warps), in [1,
+  // kMaxLoadPhases]; 1 when its
   // kernel states no threads.
   std::int32_t load_phases(TaskId t) const;
   static std::int64_t range_lines(const DataRange& d) {

@@ -13,10 +13,10 @@
 // 'shared' each pass is timed like a TB (its compute shares the SM's issue
 // slots, its memory part does not) and keeps the TB's age.
 // Load phases (docs/simulation.md "Load phases"): when the kernel states its
-// threads, each pass is split further into ceil(read lines / warps) phases
-// (one line in flight per warp: warps issue loads as they execute, and use
-// each before the next), each with its slice of the lines and of the pass's
-// compute, timed the same way.  With reuse 1 and no threads stated a TB is
+// threads, each pass is split further into ceil(longest read range's lines /
+// warps) phases (per read range one line in flight per warp: warps issue
+// loads as they execute and use them before the next), each with its slice
+// of every range and of the pass's compute, timed the same way.  With reuse 1 and no threads stated a TB is
 // timed exactly as before (all reads at issue).
 #include <algorithm>
 
@@ -29,12 +29,12 @@ std::int32_t Engine::load_phases(TaskId t) const {
   const KernelInfo& k = workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))];
   const std::int64_t warps = (k.footprint.threads + 31) / 32;
   if (warps <= 0) return 1;  // warps not stated: one phase (the burst, as before)
-  std::int64_t lines = 0;
+  std::int64_t lines = 0;  // the longest read range's: the warps stream every range together
   const auto first = static_cast<std::size_t>(workload_.data_start[t]);
   const auto last = static_cast<std::size_t>(workload_.data_start[t + 1]);
   for (std::size_t i = first; i < last; ++i) {
     const DataRange& d = workload_.data_ranges[i];
-    if (!d.is_write && d.bytes > 0) lines += range_lines(d);
+    if (!d.is_write) lines = std::max(lines, range_lines(d));
   }
   const std::int64_t phases = (lines + warps - 1) / warps;
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(phases, 1, kMaxLoadPhases));
