@@ -79,10 +79,15 @@ def _child_cycles(evict: bool) -> int:
 
 
 def test_golden_a_child_run_right_after_its_parent_hits_its_lines() -> None:
-    # Golden numbers (P100 preset): the task's 20,000 cycles of compute start
-    # when its first line is there and hide the rest of its reads: 20,216
-    # with the parent's lines still in L2 (216-cycle hit), 20,458 after the
-    # 8 MB stream evicted them to DRAM (+234 latency and the transfers): the
-    # same task, the same policy, no per-policy term; only the order differs.
-    assert _child_cycles(False) == 20216
-    assert _child_cycles(True) == 20458
+    # Golden numbers (P100 preset): the task's 256 threads are 8 warps, so its
+    # 128-line tile (16 KB; the token's one line rides in the last phase) goes
+    # in ceil(128 / 8) = 16 load phases, one line per warp each
+    # (docs/simulation.md "Load phases"), each exposing its first line's
+    # latency before its 1/16 of the 20,000 cycles of compute: 20,000 + 16 x
+    # 216 = 23,456 with the parent's lines still in L2 (216-cycle hit), 27,328 after
+    # the 8 MB stream evicted them to DRAM (16 x ~458: +234 latency and the
+    # transfers): the same task, the same policy, no per-policy term; only
+    # the order differs.  (Before the load phases all reads went at issue:
+    # 20,216 and 20,458.)
+    assert _child_cycles(False) == 20000 + 16 * 216
+    assert _child_cycles(True) == 27328

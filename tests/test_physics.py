@@ -40,7 +40,12 @@ def independent(
 
 
 def makespans(wl: td.Workload, slots: list[int], **gpu: Any) -> list[float]:
-    """Makespan (us) of ``wl`` on a GTX480 with each TB-slot limit per SM."""
+    """Makespan (us) of ``wl`` on a GTX480 with each TB-slot limit per SM.
+
+    Under even SM sharing unless ``sm_share`` is given: (a) and (b) are about
+    the caches' and DRAM's mechanisms, and the preset's default became GTO's
+    stand-in (oldest_first, Wireframe §5.1); (a) checks it separately."""
+    gpu.setdefault("sm_share", "even")
     return [
         td.simulate(wl, td.gpus.gtx480(tb_slots=s, **gpu), "dataflow_ideal").makespan_us
         for s in slots
@@ -68,7 +73,9 @@ def test_a_cache_sensitive_kernel_has_an_interior_optimum_of_tbs_per_sm() -> Non
     assert 1 < best < 8, times  # interior
     assert times[8] > 1.3 * times[best], times  # the maximum costs throughput
     miss = {
-        s: td.simulate(wl, td.gpus.gtx480(tb_slots=s), "dataflow_ideal").metrics["l1_miss_rate"]
+        s: td.simulate(wl, td.gpus.gtx480(tb_slots=s, sm_share="even"), "dataflow_ideal").metrics[
+            "l1_miss_rate"
+        ]
         for s in (4, 8)
     }
     assert miss[4] < 0.25 < 0.9 < miss[8], miss  # the mechanism: L1 thrash between passes
@@ -78,6 +85,12 @@ def test_a_cache_sensitive_kernel_has_an_interior_optimum_of_tbs_per_sm() -> Non
     # With 16x the MSHRs the thrash costs little: the penalty is the misses' queueing.
     wide = makespans(wl, [4, 8], l1_mshrs=512)
     assert wide[1] < 1.15 * wide[0]
+    # Under oldest-first issue (GTO's stand-in) the optimum stays: TBs whose
+    # time is mostly memory leave their issue slots to younger ones (as GTO
+    # issues from the oldest warp that is ready), so all eight still sweep
+    # their tiles concurrently and evict one another.
+    gto = makespans(wl, [4, 8], sm_share="oldest_first")
+    assert gto[1] > 1.3 * gto[0] and gto[0] == pytest.approx(times[4], rel=0.01)
 
 
 def test_b_a_bandwidth_bound_kernel_stops_gaining_once_dram_saturates() -> None:
@@ -92,6 +105,66 @@ def test_b_a_bandwidth_bound_kernel_stops_gaining_once_dram_saturates() -> None:
     assert t8 == pytest.approx(t4, rel=0.02)  # ... until the channels are full
     wide4, wide8 = makespans(wl, [4, 8], l1_mshrs=128, dram_channels=12)
     assert wide8 < 0.95 * t8 and wide4 < t4
+
+
+def test_b_the_gtx480s_own_mshrs_cannot_saturate_its_dram() -> None:
+    """Why (b) sets 128 MSHRs: by Little's law an SM keeps at most its MSHRs'
+    lines in flight, so 15 SMs x 32 MSHRs x 128 B over an unloaded miss of
+    200 + 200 cycles (L2, then DRAM latency) move at most 154 B/cycle,
+    under the six channels' 253 B/cycle: with the preset's 32 MSHRs the
+    MSHRs, not DRAM, bound a streaming kernel (on a GPU too), however its
+    reads are spread over its TBs' lifetime.  More channels then change
+    nothing, and the makespan stays above the MSHR bound."""
+    wl = independent(15 * 64, 4000, 0.8, 8192)
+    t8 = makespans(wl, [8])[0]
+    wide8 = makespans(wl, [8], dram_channels=12)[0]
+    bound_cycles = 15 * 64 * 8192 / (15 * 32 * 128 / (200 + 200))
+    assert t8 >= bound_cycles / 700.0  # us at 700 MHz
+    assert wide8 == pytest.approx(t8, rel=0.02)
+
+
+def streaming_tb(threads: int, sms: int = 1, slots: int = 1, n: int = 1) -> td.Result:
+    """``n`` TBs of ``threads`` threads, each streaming 8 KiB (64 lines) of its
+    own, with 100 cycles of compute, on a GTX480 of ``sms`` SMs."""
+    kernel = W.Kernel("k", mem_fraction=0.95, threads=threads)
+    wl = W.independent(n, cost=2000, kernel=kernel)
+    reads = W.DataFootprints(
+        np.arange(n), np.arange(n) * (1 << 20), np.full(n, 8192), np.zeros(n, bool)
+    )
+    gpu = td.gpus.gtx480(sms=sms, tb_slots=slots, host_launch_us=0.0)
+    return td.simulate(wl.with_data(reads), gpu, "dataflow_ideal", timeline=True)
+
+
+def test_e_reads_go_out_as_the_warps_reach_them_not_in_one_burst() -> None:
+    """A TB of 8 warps issues its loads as its warps execute: each warp has
+    one coalesced line in flight and uses it before its next load (no ILP
+    assumed), so 64 lines go in ceil(64 / 8) = 8 load phases, each exposing
+    a miss latency (200 + 200 cycles at least: L2, then DRAM): the TB alone takes more
+    than 8 x 400 cycles.  A kernel that states no threads keeps the burst
+    (every line at issue: one exposed latency and the 64 lines' transfers, under
+    1,000 cycles)."""
+    spread = streaming_tb(256)
+    burst = streaming_tb(0)
+    d_spread = int(spread.timeline()["duration"].iloc[0])
+    d_burst = int(burst.timeline()["duration"].iloc[0])
+    assert d_spread > 8 * 400 > 1000 > d_burst
+    # the same bytes reach DRAM either way
+    assert spread.metrics["dram_bytes"] == burst.metrics["dram_bytes"] == 8192
+
+
+def test_e_a_tbs_latency_grows_with_queueing_from_its_co_resident_tbs() -> None:
+    """Six TBs of 8 warps on one SM have 48 lines in flight for its 32 MSHRs
+    and share its DRAM channels: their misses queue, so each TB takes longer
+    than it does alone (the average load latency grows), and the six finish
+    later than one but far sooner than six one after another — concurrency
+    hides latency until the MSHRs are full."""
+    alone = streaming_tb(256)
+    six = streaming_tb(256, slots=6, n=6)
+    d_alone = int(alone.timeline()["duration"].iloc[0])
+    d_six = six.timeline()["duration"].to_numpy()
+    assert d_six.min() > d_alone
+    assert six.metrics["avg_load_latency"] > alone.metrics["avg_load_latency"]
+    assert d_alone < six.makespan_cycles < 6 * d_alone
 
 
 def chain_with_evictor(evict_bytes: int) -> td.Workload:
@@ -163,9 +236,20 @@ def reuse_scenarios(
         }
     )
     f = draw(st.sampled_from([0.0, 0.5, 0.9]))
-    kernel = W.Kernel("k", mem_fraction=f, reuse=draw(st.integers(1, 8)))
+    # two kernels in one graph: passes and load phases of different counts
+    # (threads 0: one burst per pass; 64 or 256: one line per warp per phase)
+    kernels = [
+        W.Kernel(
+            f"k{i}",
+            mem_fraction=f,
+            reuse=draw(st.integers(1, 8)),
+            threads=draw(st.sampled_from([0, 64, 256])),
+        )
+        for i in range(2)
+    ]
+    kernel_ids = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
     costs = draw(st.lists(st.integers(0, 5000), min_size=n, max_size=n))
-    wl = W.from_edges(edges, n, cost=td.cost.array(costs)).with_kernels([kernel])
+    wl = W.from_edges(edges, n, cost=td.cost.array(costs), kernel_ids=kernel_ids, kernels=kernels)
     sizes = draw(st.lists(st.sampled_from([0, 128, 4096, 20000]), min_size=n, max_size=n))
     bases = draw(st.lists(st.integers(0, 64), min_size=n, max_size=n))
     wl = wl.with_data(
@@ -192,9 +276,17 @@ def test_run_invariants_hold_with_passes_over_footprints(
 ) -> None:
     """docs/MODELS.md §1 on runs whose TBs sweep their footprints: every task
     once, never before its parents end, never more TBs on an SM than its
-    slots, at least its compute part long, the makespan the last end; the
-    same result on one and two threads."""
+    slots, at least its compute part long, the makespan the last end and
+    at least the work and critical-path bounds; the same result on one and
+    two threads.  Two kernels of different passes and warps share a graph,
+    under both SM models and both sharing rules."""
     wl, gpu, edges, compute = scenario
+    check_invariants(wl, gpu, edges, compute)
+
+
+def check_invariants(
+    wl: td.Workload, gpu: td.Gpu, edges: list[tuple[int, int]], compute: list[int]
+) -> None:
     r = td.simulate(wl, gpu, "dataflow_ideal", timeline=True)
     tl = r.timeline().set_index("task").sort_index()
     n = wl.graph.size
@@ -210,6 +302,37 @@ def test_run_invariants_hold_with_passes_over_footprints(
         assert np.cumsum(delta[order]).max() <= gpu.tb_slots, sm
     assert r.makespan_cycles == tl["end"].max()
     assert r.makespan_cycles >= r.metrics["critical_path_cycles"]
+    assert r.makespan_cycles >= r.metrics["work_bound_cycles"]
     df = td.sweep(wl, gpu, "dataflow_ideal", replicates=2, threads=1)
     df2 = td.sweep(wl, gpu, "dataflow_ideal", replicates=2, threads=2)
     assert list(df["makespan_cycles"]) == list(df2["makespan_cycles"])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["a", "b", "c", "e"]),
+    st.integers(1, 8),
+    st.sampled_from(["fixed", "shared"]),
+    st.sampled_from(["even", "oldest_first"]),
+    st.sampled_from([0, 256]),
+)
+def test_run_invariants_hold_on_the_physics_bench_graphs(
+    bench: str, slots: int, model: str, share: str, threads: int
+) -> None:
+    """The same §1 invariants on small versions of the bench's own
+    scenarios, over TB slots, SM models, sharing rules and stated warps."""
+    if bench == "c":
+        wl, edges, f, cost = chain_with_evictor(2 << 20), [(0, 1), (1, 2)], 0.5, 2000
+    else:
+        reuse, ws, stride, f, cost = {
+            "a": (8, 4096, 4096, 0.8, 20000),
+            "b": (1, 8192, 1 << 20, 0.8, 4000),
+            "e": (1, 8192, 1 << 20, 0.95, 2000),
+        }[bench]
+        wl, edges = independent(30, cost, f, ws, reuse=reuse, stride=stride), []
+    wl = wl.with_kernels(
+        [W.Kernel("k", mem_fraction=f, threads=threads, reuse=reuse if bench != "c" else 1)]
+    )
+    sharing = {"sm_share": share} if model == "shared" else {}
+    gpu = td.gpus.gtx480(sms=2, tb_slots=slots, sm_model=model, host_launch_us=0.0, **sharing)
+    check_invariants(wl, gpu, edges, [cost - round(f * cost)] * wl.graph.size)

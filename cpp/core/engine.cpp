@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "errors.hpp"
 #include "run_control.hpp"
@@ -63,7 +64,7 @@ Engine::Engine(const Workload& workload, const GpuConfig& gpu, std::span<const C
     mc.sample_cycles = 0;  // no DRAM backlog samples: the engine reports none
     memory_.emplace(mc);
     reuse_ = std::any_of(workload.kernels.begin(), workload.kernels.end(),
-                         [](const KernelInfo& k) { return k.reuse > 1; });
+                         [](const KernelInfo& k) { return k.reuse > 1 || k.footprint.threads > 0; });
   }
   if (options_.record_timeline) {
     const auto n = static_cast<std::size_t>(graph_.size());
@@ -111,8 +112,10 @@ void Engine::issue(TaskId t, SmId sm, Cycle work) {
     timeline_->start[t] = now_;
   }
   Cycle memory_part = -1;  // with a footprint: the hierarchy's part of `work`
-  if (reuse_ && workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].reuse > 1)
-    [[unlikely]] work = start_passes(handle, t, work, &memory_part);
+  std::int32_t phases = 1;
+  if (reuse_) [[unlikely]] phases = load_phases(t);
+  if (reuse_ && (phases > 1 || workload_.kernels[static_cast<std::size_t>(graph_.kernel(t))].reuse > 1))
+    [[unlikely]] work = start_passes(handle, t, work, phases, &memory_part);
   else if (memory_) [[unlikely]] work = work_with_memory(t, sm, work, &memory_part);
   time_tb(handle, work, memory_part, issued_++, now_);
 }
@@ -160,9 +163,10 @@ Cycle Engine::compute_part(TaskId t, Cycle work) const {
   return work - static_cast<Cycle>(std::llround(f * static_cast<double>(work)));
 }
 
-Cycle Engine::compute_beside_reads(TaskId t, SmId sm, Cycle compute, Cycle* memory_part) {
+Cycle Engine::compute_beside_reads(TaskId t, SmId sm, Cycle compute, Cycle* memory_part,
+                                   std::int32_t slice, std::int32_t slices) {
   Cycle first_line = -1;  // when the TB's first read line arrives
-  const Cycle done = read_footprint(t, sm, &first_line);
+  const Cycle done = read_footprint(t, sm, &first_line, slice, slices);
   const Cycle exposed = first_line < 0 ? 0 : first_line - now_;
   const Cycle out = std::max(compute + exposed, done - now_);
   if (out > kMaxDelay) throw SimulationError("a TB's work with its memory time is above 2^48 cycles");
@@ -170,7 +174,8 @@ Cycle Engine::compute_beside_reads(TaskId t, SmId sm, Cycle compute, Cycle* memo
   return out;
 }
 
-Cycle Engine::read_footprint(TaskId t, SmId sm, Cycle* first_line) {
+Cycle Engine::read_footprint(TaskId t, SmId sm, Cycle* first_line, std::int32_t slice,
+                             std::int32_t slices) {
   Cycle done = now_;
   *first_line = -1;
   memory_->advance(now_);
@@ -179,9 +184,22 @@ Cycle Engine::read_footprint(TaskId t, SmId sm, Cycle* first_line) {
   for (std::size_t i = first; i < last; ++i) {
     const DataRange& d = workload_.data_ranges[i];
     if (d.is_write) continue;
+    std::uint64_t base = d.base;
+    std::int64_t bytes = d.bytes;
+    if (slices > 1) {  // a slice: lines [n x slice / slices, n x (slice + 1) / slices) of each range
+      const std::int64_t n = range_lines(d);
+      const std::int64_t a = n * slice / slices, b = n * (slice + 1) / slices;
+      if (a == b) continue;  // a range shorter than the phases: none in this one
+      const std::uint64_t line0 = d.base >> 7;
+      const std::uint64_t from = std::max(d.base, (line0 + static_cast<std::uint64_t>(a)) << 7);
+      const std::uint64_t to = std::min(d.base + static_cast<std::uint64_t>(d.bytes),
+                                        (line0 + static_cast<std::uint64_t>(b)) << 7);
+      base = from;
+      bytes = static_cast<std::int64_t>(to - from);
+    }
     Cycle arrives = now_;
-    done = std::max(done, memory_->access_range(sm, now_, d.base, d.bytes, false, &arrives));
-    if (*first_line < 0 && d.bytes > 0) *first_line = arrives;
+    done = std::max(done, memory_->access_range(sm, now_, base, bytes, false, &arrives));
+    if (*first_line < 0 && bytes > 0) *first_line = arrives;
   }
   return done;
 }

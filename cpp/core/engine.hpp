@@ -144,15 +144,30 @@ class Engine {
   Cycle compute_part(TaskId t, Cycle work) const;
   // `compute` cycles that start when t's first read line is there, beside
   // its footprint's reads sent now: max(compute + first line, reads' time).
-  Cycle compute_beside_reads(TaskId t, SmId sm, Cycle compute, Cycle* memory_part);
-  // Sends t's footprint reads through the hierarchy now; returns when the
-  // last arrives and sets `first_line` to when the first does (-1: no bytes).
-  Cycle read_footprint(TaskId t, SmId sm, Cycle* first_line);
+  // With `slices` > 1 only slice `slice` of the reads (one load phase).
+  Cycle compute_beside_reads(TaskId t, SmId sm, Cycle compute, Cycle* memory_part,
+                             std::int32_t slice = 0, std::int32_t slices = 1);
+  // Sends t's footprint reads (slice `slice` of `slices` equal runs of each
+  // read range's lines) through the hierarchy now; returns when the last arrives and
+  // sets `first_line` to when the first does (-1: no bytes).
+  Cycle read_footprint(TaskId t, SmId sm, Cycle* first_line, std::int32_t slice = 0,
+                       std::int32_t slices = 1);
+  // The load phases of each pass over t's reads (docs/simulation.md "Load
+  // phases"): ceil(longest read range's lines / warps), in [1,
+  // kMaxLoadPhases]; 1 when its
+  // kernel states no threads.
+  std::int32_t load_phases(TaskId t) const;
+  static std::int64_t range_lines(const DataRange& d) {
+    return d.bytes <= 0 ? 0
+                        : static_cast<std::int64_t>(((d.base + static_cast<std::uint64_t>(d.bytes) - 1) >> 7) -
+                                                    (d.base >> 7)) + 1;
+  }
   // A TB whose kernel makes reuse > 1 passes (engine_passes.cpp): sets up
   // its passes and returns its first pass's duration (`memory_part`: its
   // hierarchy part); next_pass runs the next one when a pass ends (false
   // when none is left: the TB is done).
-  Cycle start_passes(std::int32_t handle, TaskId t, Cycle work, Cycle* memory_part);
+  Cycle start_passes(std::int32_t handle, TaskId t, Cycle work, std::int32_t phases,
+                     Cycle* memory_part);
   bool next_pass(std::int32_t handle);
   Cycle pass_duration(std::int32_t handle, Cycle* memory_part);
   // Puts the running TB under `handle` on its SM's timing for `work` cycles
@@ -189,11 +204,19 @@ class Engine {
     Cycle start = 0;        // issued at
     Cycle chunk = 0;        // compute per pass
     Cycle last_chunk = 0;   // the last pass's compute (with the remainder)
-    std::int32_t left = 0;  // passes still to make
+    std::int32_t left = 0;  // phases still to make (reuse x phases in all)
+    std::int32_t phases = 1;  // load phases per pass
     std::uint64_t seq = 0;  // issue order: age and the finish tie-break
   };
   std::vector<Passes> pass_state_;
-  bool reuse_ = false;  // some kernel makes more than one pass
+  bool reuse_ = false;  // some TB may make more than one pass or load phase
+ public:
+  // At most this many load phases per pass: a cost bound on the events per
+  // TB (beyond it each phase carries more than one line per warp, as if the
+  // warps' loads had that much ILP), not a fitted constant.
+  static constexpr std::int64_t kMaxLoadPhases = 32;
+
+ private:
   std::vector<Running> running_;         // handle -> what is running where
   std::vector<std::int32_t> free_handles_;
   std::uint64_t issued_ = 0;  // issue sequence: the tie-break among equal finish times

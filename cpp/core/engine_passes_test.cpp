@@ -28,12 +28,13 @@ struct AllAtOnce : Scheme {
 // `n` independent TBs of `cost` cycles (mem_fraction `f`), TB t reading its
 // own `bytes` from t MiB, each swept `reuse` times, on one SM of `slots`.
 Cycle run(std::int32_t n, Cycle cost, double f, std::int64_t bytes, std::int32_t reuse,
-          std::int64_t slots, EngineOutput* out = nullptr) {
+          std::int64_t slots, EngineOutput* out = nullptr, std::int64_t threads = 0) {
   TaskGraphInput in;
   in.nodes = n;
   Workload w;
   w.graph = std::make_shared<TaskGraph>(TaskGraph::build(in));
   w.kernels = {KernelInfo{.name = "k", .mem_fraction = f, .reuse = reuse}};
+  w.kernels[0].footprint.threads = threads;
   for (std::int32_t t = 0; t < n; ++t) {
     w.data_start.push_back(t);
     w.data_ranges.push_back(DataRange{std::uint64_t(t) << 20, bytes, false});
@@ -85,4 +86,19 @@ TEST_CASE("reuse: bad values are refused") {
   CHECK_THROWS_WITH_AS(w.validate(GpuConfig{}), doctest::Contains("needs data footprints"), ConfigError);
   w.kernels[0].reuse = 0;
   CHECK_THROWS_WITH_AS(w.validate(GpuConfig{}), doctest::Contains("reuse must be"), ConfigError);
+}
+
+TEST_CASE("load phases: one line per warp in flight, each phase exposing its latency") {
+  // 4 cold lines: without threads one burst (one exposed latency, the rest
+  // behind it); with 2 warps (64 threads) two phases of 2 lines, each
+  // waiting for its own first line, so about two latencies; with 4 warps one
+  // phase, timed exactly as the burst.
+  const Cycle burst = run(1, 100000, 0.0, 512, 1, 1);
+  const Cycle one_line = run(1, 0, 0.0, 128, 1, 1);  // a cold line's latency
+  CHECK(run(1, 100000, 0.0, 512, 1, 1, nullptr, 128) == burst);
+  const Cycle two = run(1, 100000, 0.0, 512, 1, 1, nullptr, 64);
+  CHECK(two >= 100000 + 2 * one_line);
+  CHECK(two > burst);
+  // with reuse 2 the second pass's two phases hit in L1: + 2 x l1_hit_cycles
+  CHECK(run(1, 100000, 0.0, 512, 2, 1, nullptr, 64) == two + 2 * GpuConfig{}.l1_hit_cycles);
 }

@@ -182,12 +182,14 @@ const std::vector<Preset>& presets() {
       // speed, shared evenly) are fitted to Wireframe's Fig. 9 together with the
       // presets' TB run times (experiments/wireframe_calibration*.yaml,
       // docs/models/wireframe.md); 20 us is in line with measured CDP launch
-      // latencies of tens of microseconds on GPUs of that era.
+      // latencies of tens of microseconds on GPUs of that era.  sm_share
+      // 'oldest_first': Wireframe §5.1 ran GPGPU-Sim with a greedy-then-oldest
+      // (GTO) warp scheduler, which favours the older TBs' warps (§5.3).
       {"gtx480", GpuConfig{.name = "gtx480", .sms = 15, .tb_slots = 8, .threads_per_sm = 1536,
                            .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
                            .host_launch_us = 30.0, .device_launch_us = 20.0, .mem_latency = 400,
                            .copy_gbps = 6.0, .mem_bandwidth = 177.4, .sm_model = "shared",
-                           .sm_saturation = 4.0, .sm_share = "even", .l1_bytes = 16384,
+                           .sm_saturation = 4.0, .sm_share = "oldest_first", .l1_bytes = 16384,
                            .l1_ways = 4, .l1_hit_cycles = 45, .l1_mshrs = 32,
                            .l1_write = "write_evict", .l2_bytes = 786432, .l2_ways = 8,
                            .l2_banks = 12, .l2_hit_cycles = 200, .l2_write = "write_back",
@@ -200,13 +202,14 @@ const std::vector<Preset>& presets() {
       // is the API call, 3 us CDP).  The shared SM timing (2 TBs at full speed,
       // shared evenly) is fitted to BlockMaestro's Fig. 9 with the presets' TB
       // run times (experiments/blockmaestro_calibration.yaml,
-      // docs/models/blockmaestro.md).
+      // docs/models/blockmaestro.md).  sm_share 'oldest_first': BlockMaestro
+      // §IV-A ran GPGPU-Sim 3.2.2 with GTO warp scheduling.
       {"titanx_pascal",
        GpuConfig{.name = "titanx_pascal", .sms = 28, .tb_slots = 32, .threads_per_sm = 2048,
                  .regs_per_sm = 65536, .smem_per_sm = 98304, .clock_mhz = 1417.0,
                  .host_launch_us = 5.0, .device_launch_us = 3.0, .mem_latency = 450,
                  .lanes = 128, .issue_width = 4, .amo_cycles = 8, .mem_bandwidth = 480.0,
-                 .sm_model = "shared", .sm_saturation = 2.0, .sm_share = "even",
+                 .sm_model = "shared", .sm_saturation = 2.0, .sm_share = "oldest_first",
                  // 256 L1 MSHRs: GPGPU-Sim's tested SM6_TITANX configuration (dl1
                  // "A:256:8"; docs/memory.md).
                  .l1_bytes = 49152, .l1_ways = 6, .l1_hit_cycles = 82, .l1_mshrs = 256,
@@ -217,7 +220,9 @@ const std::vector<Preset>& presets() {
       // full speed per SM, and host_launch_us 15 (a synchronous launch and
       // its cudaDeviceSynchronize, as the global-barrier versions make), are
       // calibrated on Juggler Fig. 4 (experiments/juggler_calibration.yaml,
-      // docs/models/juggler.md) and used unchanged for Figs. 5 and 7.
+      // docs/models/juggler.md) and used unchanged for Figs. 5 and 7.  sm_share
+      // 'even': Juggler ran on a real P100, whose warp scheduler the paper
+      // (and NVIDIA) does not document, so no age priority is assumed.
       {"p100", GpuConfig{.name = "p100", .sms = 56, .tb_slots = 32, .threads_per_sm = 2048,
                          .regs_per_sm = 65536, .smem_per_sm = 65536, .clock_mhz = 1328.0,
                          .host_launch_us = 15.0, .device_launch_us = 3.0, .mem_latency = 450,

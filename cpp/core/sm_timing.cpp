@@ -105,12 +105,16 @@ void SharedSms::settle_shares(SmId sm) {
   double left = saturation_;  // spinners take only what the tasks leave (add_spin)
   for (const std::int32_t h : on_sm) {
     Running& r = running_[h];
+    // A TB timed through the memory hierarchy issues only while it computes:
+    // GTO turns to younger warps while the old ones wait on their loads, so
+    // it takes (1 - mem_fraction) of the issue slots its share gives it.
+    const double busy = r.hierarchy ? 1.0 - r.mem_fraction : 1.0;
     if (r.units == 1.0) {  // no traits: today's arithmetic, exactly
       r.share = std::clamp(left, 0.0, 1.0);
-      left -= r.share;
+      left -= r.share * busy;
     } else {
       r.share = std::clamp(left / r.units, 0.0, 1.0);
-      left -= r.share * r.units;
+      left -= r.share * r.units * busy;
     }
   }
 }
