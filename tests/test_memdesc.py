@@ -125,3 +125,25 @@ def test_the_description_survives_the_networkx_round_trip() -> None:
     assert td.simulate(back, "gtx480", "dataflow_ideal").metrics == run(
         KernelMemory(8192, 4096, reuse=2, shared_bytes=1024, line_bytes=64)
     )
+
+
+def test_footprints_read_back_in_the_descriptions_terms() -> None:
+    m = KernelMemory(10_000, 3_000, reuse=2, shared_bytes=2_000, line_bytes=64, memory_share=0.3)
+    row = td.workloads.footprint_memory(with_memory(GRAPH, m)).iloc[0]
+    assert (row["tbs"], row["read_bytes"], row["write_bytes"]) == (36, 10_000, 3_000)
+    assert (row["reuse"], row["memory_share"]) == (2, 0.3)
+    # every TB but the source (0, 0) reads 2,000 bytes its producers wrote
+    assert row["shared_bytes"] == pytest.approx(2_000 * 35 / 36)
+    # 64 used bytes per line, but a range's last line holds the remainder
+    assert 60 < row["line_bytes"] <= 64
+
+
+def test_juggler_kernels_read_back() -> None:
+    """LU-D's bmod reads its three depend-section tiles and writes one; every
+    tile a producer wrote except at the first step."""
+    table = td.workloads.footprint_memory(td.workloads.juggler_app("lu-d")).set_index("kernel")
+    assert table.loc["bmod", "read_bytes"] == 3 * 64 * 64 * 4
+    assert table.loc["bmod", "write_bytes"] == 64 * 64 * 4
+    assert table.loc["bmod", "line_bytes"] == 128
+    with pytest.raises(td.ConfigError, match="carries no data footprints"):
+        td.workloads.footprint_memory(GRAPH)

@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -49,7 +50,7 @@ from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload
 from tbdse.workloads.footprints import DataFootprints
 
-__all__ = ["KernelMemory", "with_memory"]
+__all__ = ["KernelMemory", "footprint_memory", "with_memory"]
 
 LINE = 128  # bytes of a cache line (docs/memory.md: fixed)
 SECTOR = 32
@@ -267,3 +268,64 @@ def with_memory(workload: Workload, memory: KernelMemory | Mapping[str, KernelMe
         k if m is None else m.kernel(k) for k, m in zip(workload.kernels, per_kernel, strict=True)
     ]
     return workload.with_kernels(kernels).with_data(data)
+
+
+def footprint_memory(workload: Workload) -> Any:
+    """A workload's data footprints read back in :class:`KernelMemory`'s
+    terms, one row per kernel (a pandas DataFrame): ``tbs``, and per TB on
+    average ``read_bytes``, ``write_bytes``, ``shared_bytes`` (read bytes
+    that a producer of the TB writes), ``line_bytes`` (used bytes per
+    128-byte line touched: coalescing), with the kernel's ``reuse`` and
+    ``memory_share`` (its ``mem_fraction``).  For docs and checks: what a
+    generator that lays out its own addresses declares."""
+    import pandas as pd
+
+    data = workload.data
+    if data is None or workload.graph is None:
+        raise ConfigError(
+            f"workload '{workload.name}' carries no data footprints (an application's "
+            "locality ranges are built in the core and are not read back)"
+        )
+    graph = workload.task_graph
+    n = int(graph.size)
+    kid = np.asarray(graph.kernels(), np.int64)
+    starts, edges = np.asarray(graph.edge_starts(), np.int64), np.asarray(graph.edges(), np.int64)
+    lo, hi = data.base, data.base + data.bytes
+    lines = np.where(data.bytes > 0, -(-hi // LINE) - lo // LINE, 0)
+    order = np.argsort(data.task, kind="stable")
+    bounds = np.searchsorted(data.task[order], np.arange(n + 1))
+    shared = np.zeros(n, np.int64)
+    for p in range(n):
+        mine = order[bounds[p] : bounds[p + 1]]
+        wr = mine[data.write[mine]]
+        if not len(wr):
+            continue
+        for c in edges[starts[p] : starts[p + 1]]:
+            theirs = order[bounds[c] : bounds[c + 1]]
+            rd = theirs[~data.write[theirs]]
+            if len(rd):
+                overlap = np.minimum.outer(hi[rd], hi[wr]) - np.maximum.outer(lo[rd], lo[wr])
+                shared[c] += int(np.clip(overlap, 0, None).sum())
+    read = np.bincount(data.task, weights=data.bytes * ~data.write, minlength=n)
+    written = np.bincount(data.task, weights=data.bytes * data.write, minlength=n)
+    touched = np.bincount(data.task, weights=lines, minlength=n)
+    rows = []
+    for k, kernel in enumerate(workload.kernels):
+        sel = kid == k
+        tbs = int(sel.sum())
+        if not tbs:
+            continue
+        moved = float(read[sel].sum() + written[sel].sum())
+        rows.append(
+            {
+                "kernel": kernel.name,
+                "tbs": tbs,
+                "read_bytes": float(read[sel].mean()),
+                "write_bytes": float(written[sel].mean()),
+                "shared_bytes": float(np.minimum(shared, read)[sel].mean()),
+                "line_bytes": moved / max(float(touched[sel].sum()), 1.0),
+                "reuse": kernel.reuse,
+                "memory_share": kernel.mem_fraction,
+            }
+        )
+    return pd.DataFrame(rows)
