@@ -93,6 +93,7 @@ from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
+from tbdse.workloads._juggler_edges import edge_footprints
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.tasks import TaskBuilder
 
@@ -346,6 +347,10 @@ def juggler_tasks(
     return builder
 
 
+# The wavefront kernels, tiles per row: their footprints read their neighbours'
+# edges, not the whole tiles their depend clauses name (_juggler_edges.py).
+EDGE_SIDES = {"dt-warp": 72, "sm-w": 72, "int-hist": 90, "heat-sim": 90, "sa-table": 90}
+
 # The one calibrated constant (Fig. 4, docs/models/juggler.md "Calibration"):
 # a generator defaults to it, so juggler_app("lu-d") is the calibrated kernel.
 COST_SCALE = 20.0
@@ -376,7 +381,8 @@ def juggler_app(
     (at least 1; the P100's dependent ALU latency is about 6 cycles);
     ``locality`` gives every task its depend sections as data footprints
     (:meth:`TaskBuilder.data_footprints`: 4-byte elements, tile-major, arrays
-    4 KiB-aligned), so its memory time comes from the GPU's L1/L2/DRAM."""
+    4 KiB-aligned; the wavefront kernels read only their neighbour tiles'
+    edges), so its memory time comes from the GPU's L1/L2/DRAM."""
     spec = _spec(app)
     what = f"Juggler kernel '{spec.title}'"
     if kernel is not None or kernels is not None:
@@ -385,7 +391,10 @@ def juggler_app(
     builder = juggler_tasks(spec.key, iterations, cost_scale, alu_latency)
     made = builder.build(cost_jitter=jitter, name=name)
     if locality:
-        made = made.with_data(builder.data_footprints())
+        side = EDGE_SIDES.get(spec.key)
+        made = made.with_data(
+            builder.data_footprints() if side is None else edge_footprints(builder, side)
+        )
     if cost is not None:
         made = made.with_cost(cost)
     made.generator = "juggler_app"
