@@ -147,3 +147,13 @@ def test_juggler_kernels_read_back() -> None:
     assert table.loc["bmod", "line_bytes"] == 128
     with pytest.raises(td.ConfigError, match="carries no data footprints"):
         td.workloads.footprint_memory(GRAPH)
+
+
+def test_a_regenerated_workload_is_described_again() -> None:
+    """A sweep varies a generator's parameters (Workload.with_params): the
+    description must come along, not be dropped with the footprints."""
+    m = KernelMemory(2048, 1024, reuse=2, shared_bytes=512)
+    bigger = with_memory(GRAPH, m).with_params(rows=8)
+    assert bigger.tasks == 48 and bigger.data is not None and bigger.memory is m
+    assert bigger.data.bytes_read() == 48 * 2048
+    assert bigger.kernels[0] == m.kernel("kernel")

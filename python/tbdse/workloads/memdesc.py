@@ -267,7 +267,9 @@ def with_memory(workload: Workload, memory: KernelMemory | Mapping[str, KernelMe
     kernels = [
         k if m is None else m.kernel(k) for k, m in zip(workload.kernels, per_kernel, strict=True)
     ]
-    return workload.with_kernels(kernels).with_data(data)
+    made = workload.with_kernels(kernels).with_data(data)
+    made.memory = memory
+    return made
 
 
 def footprint_memory(workload: Workload) -> Any:
