@@ -75,11 +75,12 @@ assumptions, in one place (docs/models/juggler.md has the reasoning):
   kernels' arithmetic intensity); shared memory 0.
 * **Memory description** (issue 28; :func:`~tbdse.workloads.footprint_memory`
   reads it back): the depend sections are the bytes read and written
-  (whole 16 KiB tiles, coalesced), sharing is by address, ``reuse`` 1
-  (tbdse's assumption: no kernel code in the paper but LU-D's loop nest).
-  Not in the footprints: Observation 3's extra accesses (in
-  ``mem_requests`` only); and the wavefront kinds read whole neighbour
-  tiles where their recurrences need edges (docs/models/juggler.md).
+  (whole 16 KiB tiles, coalesced), except that the wavefront kinds read
+  only the edges of the neighbour tiles they declare, as their recurrences
+  do (``_juggler_edges.py``); sharing is by address, ``reuse`` 1 (tbdse's
+  assumption: no kernel code in the paper but LU-D's loop nest).  Not in
+  the footprints: Observation 3's extra accesses (in ``mem_requests`` only;
+  docs/models/juggler.md).
 """
 
 from __future__ import annotations
