@@ -91,3 +91,25 @@ def test_golden_a_child_run_right_after_its_parent_hits_its_lines() -> None:
     # 20,216 and 20,458.)
     assert _child_cycles(False) == 20000 + 16 * 216
     assert _child_cycles(True) == 27328
+
+
+def test_wavefront_tasks_read_their_neighbours_edges_not_whole_tiles() -> None:
+    """Issue 28: footprints are the bytes a kernel moves.  DT-WARP's tile
+    (1, 1) declares its W, N and NW tiles but its DP recurrence reads the
+    north tile's south row (256 B), the west tile's east column (64 x 4 B,
+    256 B apart) and the north-west corner (4 B), plus its two 256 B
+    sequence segments; it writes its own 16 KiB tile."""
+    fp = juggler_app("dt-warp").data
+    assert fp is not None
+    task = 73  # tile (1, 1) of the 72 x 72 wavefront
+    mine = fp.task == task
+    reads = np.sort(fp.bytes[mine & ~fp.write])
+    assert reads.tolist() == [4] * 65 + [256] * 3
+    assert fp.bytes[mine & fp.write].tolist() == [64 * 64 * 4]
+    own = int(fp.base[mine & fp.write][0])
+    west = own - 64 * 64 * 4
+    column = fp.base[mine & ~fp.write & (fp.bytes == 4)]
+    assert set((column - west) % 256) == {63 * 4} and len(set(column // 128)) == 65
+    # JACOBI and LU-D read what they declare: whole tiles
+    lud = juggler_app("lu-d").data
+    assert lud is not None and set(np.unique(lud.bytes).tolist()) == {64 * 64 * 4}

@@ -60,3 +60,25 @@ def test_default_keeps_producer_data_only_and_streamed_changes_the_run() -> None
 def test_streamed_needs_footprints() -> None:
     with pytest.raises(td.ConfigError, match=r"'streamed' .* needs 'footprints' true"):
         W.wireframe_benchmark("SW", "1K", footprints=False, streamed=True)
+
+
+@pytest.mark.parametrize("name", sorted(BENCHMARKS))
+@pytest.mark.parametrize("size", ["1K", "4K"])
+def test_a_tiles_declared_bytes_are_its_arithmetic(name: str, size: str) -> None:
+    """Issue 28: the kernel's memory description (KernelMemory) declares what
+    an interior tile moves: th x tw cells in and out plus its halos (and the
+    sequence segments), and the footprints carry exactly those bytes."""
+    spec, (side, _) = BENCHMARKS[name], SIZES[size]
+    th, tw = spec.tile(side)
+    m = spec.memory(side)
+    halos = (th + tw) * spec.halo_bytes
+    assert m.read_bytes == th * tw * spec.in_bytes + halos + (th + tw) * spec.seq_bytes
+    assert m.write_bytes == th * tw * spec.out_bytes + halos
+    assert m.shared_bytes == halos and m.reuse == 1 and m.memory_share == spec.mem_share
+    fp = spec.footprints(side, streamed=True)
+    interior = side + 1  # tile (1, 1): two producers, not clipped
+    mine = fp.task == interior
+    assert fp.bytes[mine & ~fp.write].sum() == m.read_bytes
+    assert fp.bytes[mine & fp.write].sum() == m.write_bytes
+    made = W.wireframe_benchmark(name, size, streamed=True)
+    assert made.kernels[0] == m.kernel(name.lower())

@@ -54,6 +54,7 @@ from tbdse.workloads.generators import (
 )
 from tbdse.workloads.io import from_edges, from_networkx, read_edge_list, read_stg
 from tbdse.workloads.juggler_apps import juggler_app, juggler_app_names, juggler_tasks
+from tbdse.workloads.memdesc import KernelMemory, footprint_memory, with_memory
 from tbdse.workloads.task_file import tasks_file, tasks_from_spec
 from tbdse.workloads.tasks import Section, TaskArray, TaskBuilder, task_report
 from tbdse.workloads.wireframe_benchmarks import wireframe_benchmark
@@ -69,6 +70,7 @@ __all__ = [
     "DataFootprints",
     "DepLinks",
     "Kernel",
+    "KernelMemory",
     "Section",
     "TaskArray",
     "TaskBuilder",
@@ -87,6 +89,7 @@ __all__ = [
     "chain",
     "dependency_report",
     "divergent_cfg",
+    "footprint_memory",
     "from_edges",
     "from_networkx",
     "generator_names",
@@ -118,6 +121,7 @@ __all__ = [
     "vgiw_example",
     "wavefront",
     "wireframe_benchmark",
+    "with_memory",
 ]
 
 

@@ -137,6 +137,9 @@ class Workload:
         self.application = application
         # Optional per-task data footprints (tbdse.workloads.DataFootprints).
         self.data = data
+        # The KernelMemory description(s) td.workloads.with_memory built the
+        # footprints from: a regenerated workload (with_params) is described again.
+        self.memory: Any = None
         if data is not None:
             if graph is None:
                 raise ConfigError(f"workload '{name}': data footprints need a task graph")
@@ -286,6 +289,10 @@ class Workload:
             made = gen.func(**params, cost=self.chosen_cost, kernels=self.chosen_kernels)
         else:  # a model input's generator takes no cost model or kernels
             made = gen.func(**params)
+        if self.memory is not None:  # its footprints came from a description: build them again
+            from tbdse.workloads.memdesc import with_memory
+
+            made = with_memory(made, self.memory)
         return made._copy(name=self.name) if self.name != gen.default_name(self.params) else made
 
     def _copy(self, **changes: Any) -> Workload:
@@ -307,6 +314,8 @@ class Workload:
             made.chosen_cost = self.chosen_cost
         if "kernels" not in changes:
             made.chosen_kernels = self.chosen_kernels
+        if "data" not in changes:
+            made.memory = self.memory
         return made
 
     # -- what the core needs ------------------------------------------------------------

@@ -39,6 +39,13 @@ tbdse's assumptions:
   its producers' lines are in L2 is shorter, with no per-policy term (docs/models/blockmaestro.md
   "Locality").  ``locality=False`` gives the earlier model, whose TBs take
   ``cost_scale x cost`` (calibrated there at 0.6).
+* **Memory description** (issue 28, in :class:`~tbdse.workloads.KernelMemory`'s
+  terms): every byte a TB moves is in its boxes, so all of it goes through
+  the hierarchy; sharing is where a consumer's read box meets a producer's
+  write box; rows of 4-byte elements are coalesced; ``reuse`` 1 (Rodinia's
+  and SHOC's kernels stage tiles in shared memory; PolyBench's re-reads are
+  at the next loop steps, L1 hits that passes over the whole working set
+  would misplace; docs/models/blockmaestro.md).
 * **Calibration.**  With footprints ``mem_fraction`` and ``cost_scale`` act
   as one product, so one constant is fitted: ``cost_scale`` (default
   :data:`COST_SCALE`), with the ``titanx_pascal`` preset's SM saturation

@@ -73,6 +73,14 @@ assumptions, in one place (docs/models/juggler.md has the reasoning):
 * **TB footprint and memory time**: 256 threads per task, registers and
   ``mem_fraction`` per kind from :data:`PROFILE` (argued there from the
   kernels' arithmetic intensity); shared memory 0.
+* **Memory description** (issue 28; :func:`~tbdse.workloads.footprint_memory`
+  reads it back): the depend sections are the bytes read and written
+  (whole 16 KiB tiles, coalesced), except that the wavefront kinds read
+  only the edges of the neighbour tiles they declare, as their recurrences
+  do (``_juggler_edges.py``); sharing is by address, ``reuse`` 1 (tbdse's
+  assumption: no kernel code in the paper but LU-D's loop nest).  Not in
+  the footprints: Observation 3's extra accesses (in ``mem_requests`` only;
+  docs/models/juggler.md).
 """
 
 from __future__ import annotations
@@ -86,6 +94,7 @@ from tbdse._inputs import excerpt
 from tbdse._params import unknown_name
 from tbdse.cost import CostModel
 from tbdse.errors import ConfigError
+from tbdse.workloads._juggler_edges import edge_footprints
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.tasks import TaskBuilder
 
@@ -339,6 +348,10 @@ def juggler_tasks(
     return builder
 
 
+# The wavefront kernels, tiles per row: their footprints read their neighbours'
+# edges, not the whole tiles their depend clauses name (_juggler_edges.py).
+EDGE_SIDES = {"dt-warp": 72, "sm-w": 72, "int-hist": 90, "heat-sim": 90, "sa-table": 90}
+
 # The one calibrated constant (Fig. 4, docs/models/juggler.md "Calibration"):
 # a generator defaults to it, so juggler_app("lu-d") is the calibrated kernel.
 COST_SCALE = 20.0
@@ -369,7 +382,8 @@ def juggler_app(
     (at least 1; the P100's dependent ALU latency is about 6 cycles);
     ``locality`` gives every task its depend sections as data footprints
     (:meth:`TaskBuilder.data_footprints`: 4-byte elements, tile-major, arrays
-    4 KiB-aligned), so its memory time comes from the GPU's L1/L2/DRAM."""
+    4 KiB-aligned; the wavefront kernels read only their neighbour tiles'
+    edges), so its memory time comes from the GPU's L1/L2/DRAM."""
     spec = _spec(app)
     what = f"Juggler kernel '{spec.title}'"
     if kernel is not None or kernels is not None:
@@ -378,7 +392,10 @@ def juggler_app(
     builder = juggler_tasks(spec.key, iterations, cost_scale, alu_latency)
     made = builder.build(cost_jitter=jitter, name=name)
     if locality:
-        made = made.with_data(builder.data_footprints())
+        side = EDGE_SIDES.get(spec.key)
+        made = made.with_data(
+            builder.data_footprints() if side is None else edge_footprints(builder, side)
+        )
     if cost is not None:
         made = made.with_cost(cost)
     made.generator = "juggler_app"

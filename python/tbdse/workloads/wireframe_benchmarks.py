@@ -32,8 +32,21 @@ per-block run times and no memory traffic.  tbdse's assumptions, in one place
   those bytes' share of its traffic), the part the hierarchy replaces.
   ``streamed=True`` adds the tile's rows of the row-major input and output
   matrices, so every byte goes through the hierarchy and ``mem_fraction`` is
-  the whole memory share (off by default: about 100 times slower, and Fig. 9
-  can then not be fitted; docs/models/wireframe.md "Streamed tiles").
+  the whole memory share (off by default: 58 times the CPU time of Fig. 9's
+  experiment on the 2026-11-28 engine, and Fig. 9 could not be fitted;
+  docs/models/wireframe.md "Streamed tiles").
+* **Memory description** (:meth:`Benchmark.memory`, a
+  :class:`~tbdse.workloads.KernelMemory`): an interior tile's TB reads
+  ``th x tw x in_bytes`` of its input tile, ``(th + tw) x halo_bytes`` its
+  producers wrote (shared) and ``(th + tw) x seq_bytes`` of the sequences,
+  and writes ``th x tw x out_bytes`` plus its own ``(th + tw) x
+  halo_bytes`` boundaries; ``reuse`` 1 (each cell is loaded once into
+  shared memory or registers: the paper gives no kernel code, this is
+  tbdse's reading), coalesced rows (``line_bytes`` 128: a tile row is
+  ``tw`` consecutive 4-byte cells), ``memory_share`` the benchmark's memory
+  share.  With ``streamed`` the kernel's ``mem_requests``, ``reuse`` and
+  ``mem_fraction`` come from it and the footprints carry exactly its bytes
+  (edge tiles clipped to the matrix).
 * **Memory requests per block**: all the bytes a tile moves (input tile,
   producer data, output tile and boundaries) in 128-byte requests; they meet
   the GPU's ``mem_bandwidth`` under the shared SM model and are the
@@ -55,6 +68,7 @@ from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.footprints import DataFootprints
+from tbdse.workloads.memdesc import KernelMemory
 
 __all__ = ["BENCHMARKS", "SIZES", "wireframe_benchmark"]
 
@@ -114,6 +128,26 @@ class Benchmark:
             th * tw * self.in_bytes,
             shared,
             th * tw * self.out_bytes + (th + tw) * self.halo_bytes,
+        )
+
+    def memory(self, side: int, streamed: bool = True) -> KernelMemory:
+        """An interior tile's TB in the terms of :class:`KernelMemory`: it
+        reads its input tile (``in_bytes`` per cell; with ``streamed``), its
+        producers' boundaries (shared: each producer wrote them) and its
+        sequence segments, and writes its output tile and its own
+        boundaries, each byte once (``reuse`` 1: a tile's cells are loaded
+        once into shared memory or registers, tbdse's reading of the
+        kernels); rows of 4-byte cells are coalesced (``line_bytes`` 128).
+        ``memory_share`` is the kernel's memory share when every byte goes
+        through the hierarchy (``streamed``), else the producer data's part
+        of it (:meth:`read_fraction`)."""
+        streamed_in, shared, written = self.traffic(side)
+        th, tw = self.tile(side)
+        return KernelMemory(
+            read_bytes=(streamed_in if streamed else 0) + shared,
+            write_bytes=written,
+            shared_bytes=(th + tw) * self.halo_bytes,
+            memory_share=round(self.read_fraction(side, streamed), 4),
         )
 
     def requests_per_block(self, side: int) -> int:
@@ -275,11 +309,14 @@ def wireframe_benchmark(
     if cost is None:
         cost = cost_mod.lognormal(mean, SIGMA)
     if kernel is None and kernels is None:
-        kernel = Kernel(
-            benchmark.lower(),
-            mem_requests=spec.requests_per_block(side),
-            mem_fraction=round(spec.read_fraction(side, streamed), 4),
-        )
+        if streamed:  # every byte through the hierarchy: the description's fields
+            kernel = spec.memory(side).kernel(benchmark.lower())
+        else:
+            kernel = Kernel(
+                benchmark.lower(),
+                mem_requests=spec.requests_per_block(side),
+                mem_fraction=round(spec.read_fraction(side, streamed), 4),
+            )
     made = links.build(
         name=name or f"{benchmark}-{size}", cost=cost, kernel=kernel, kernels=kernels
     ).with_data(spec.footprints(side, streamed) if footprints else None)
