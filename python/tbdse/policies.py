@@ -1,0 +1,250 @@
+"""Your own TB scheduling policy, used wherever a scheme goes (docs/policies.md).
+
+>>> import numpy as np, tbdse as td
+>>> wl = td.workloads.wavefront(8, 8)
+>>> lifo = td.Policy(priorities=np.arange(wl.tasks, dtype=float), name="latest_first")
+>>> td.simulate(wl, "gtx480", lifo).makespan_cycles > 0
+True
+
+A policy decides which ready TB issues first (its priority, highest first,
+ties in the order tasks became ready) and on which SM (``place``), on the
+launch and readiness of ``dataflow_ideal``.  Three ways to give it, one
+interface:
+
+* ``priorities=``: a static priority per task (by task id), e.g. an upward
+  rank computed with NumPy: no callback at run time;
+* a compiled callback: a Numba ``@cfunc`` with :data:`PRIORITY_SIGNATURE` /
+  :data:`PLACE_SIGNATURE`, any C function pointer (ctypes, cffi, an address),
+  or a plain function with ``jit=True`` (compiled with Numba): called from
+  the sweep's worker threads without the GIL;
+* a plain Python callable ``f(task, parents, sms, params)`` for prototyping:
+  the GIL is held, so a sweep runs one run at a time and warns.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import types
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from tbdse import _core
+from tbdse._inputs import excerpt
+from tbdse.errors import ConfigError
+from tbdse.schemes import Scheme
+
+__all__ = [
+    "C_SIGNATURES",
+    "PLACE_ROUND_ROBIN",
+    "PLACE_WAIT",
+    "TASK_FIELDS",
+    "Policy",
+    "PolicyWarning",
+    "numba_signature",
+]
+
+# The fields of the `task` view, in order (task[TASK_FIELDS.index("level")]).
+TASK_FIELDS = ("id", "kernel", "level", "cost", "now", "parents", "sms", "params", "ready_order")
+PLACE_ROUND_ROBIN = -1  # place: let the engine choose round robin
+PLACE_WAIT = -2  # place: issue nothing more until the next event
+MAX_PARAMS = 4  # the scheme's p0..p3
+C_SIGNATURES = {
+    "priority": "double priority(const int64_t* task, const int64_t* parents, "
+    "const int64_t* sms, const double* params, void* user)",
+    "place": "int64_t place(const int64_t* task, const int64_t* parents, "
+    "const int64_t* sms, const double* params, void* user)",
+}
+
+
+class PolicyWarning(UserWarning):
+    """A policy runs slower than it could (a plain Python callable in a sweep)."""
+
+
+def numba_signature(kind: str) -> Any:
+    """The Numba signature of a ``priority`` or ``place`` callback (for ``@cfunc``)."""
+    from numba import types as nt  # an optional extra: pip install tbdse[policies]
+
+    if kind not in C_SIGNATURES:
+        raise ConfigError(f"a policy callback is 'priority' or 'place'; got {excerpt(kind)}")
+    ptr = nt.CPointer(nt.int64)
+    ret = nt.float64 if kind == "priority" else nt.int64
+    return ret(ptr, ptr, ptr, nt.CPointer(nt.float64), nt.voidptr)
+
+
+def _digest_code(h: Any, code: types.CodeType) -> None:
+    h.update(code.co_code)
+    h.update(repr((code.co_names, code.co_varnames)).encode())
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            _digest_code(h, c)
+        else:
+            h.update(repr(c).encode())
+
+
+def _function_identity(f: Callable[..., Any]) -> str:
+    """A digest of a Python function's code, constants, defaults and closure
+    values: changed code is a new identity (functions it calls are not
+    covered: give ``version=`` when only they change)."""
+    h = hashlib.sha256()
+    code = getattr(f, "__code__", None)
+    if code is None:
+        raise ConfigError(f"cannot identify {excerpt(f)}: give identity='...' (e.g. a version)")
+    h.update(f.__qualname__.encode())
+    _digest_code(h, code)
+    h.update(repr(getattr(f, "__defaults__", None)).encode())
+    for cell in getattr(f, "__closure__", None) or ():
+        try:
+            h.update(repr(cell.cell_contents).encode())
+        except ValueError:  # an empty cell
+            h.update(b"<empty>")
+    return h.hexdigest()
+
+
+def _compiled_address(f: Any, kind: str) -> tuple[int, str] | None:
+    """(address, identity) of a compiled callback, or None for a Python callable."""
+    if type(f).__name__ == "CFunc" and hasattr(f, "address"):  # numba.cfunc
+        pyfunc = getattr(f, "_pyfunc", None)
+        ident = _function_identity(pyfunc) if pyfunc is not None else ""
+        return int(f.address), f"numba:{ident}"
+    if isinstance(f, ctypes._CFuncPtr):  # type: ignore[attr-defined]
+        return int(ctypes.cast(f, ctypes.c_void_p).value or 0), ""
+    function = getattr(f, "function", None)  # scipy.LowLevelCallable: a capsule
+    if function is not None and type(function).__name__ == "PyCapsule":
+        get = ctypes.pythonapi.PyCapsule_GetPointer
+        get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+        get_name = ctypes.pythonapi.PyCapsule_GetName
+        get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+        return int(get(function, get_name(function)) or 0), ""
+    if isinstance(f, int) and not isinstance(f, bool):
+        return f, ""
+    return None
+
+
+def _jit(f: Callable[..., Any], kind: str) -> Any:
+    """``f(task, parents, sms, params)`` compiled with Numba into a callback."""
+    try:
+        import numba
+    except ImportError:
+        raise ConfigError(
+            "jit=True compiles the policy with Numba, which is not installed: "
+            "pip install tbdse[policies]"
+        ) from None
+    inner = numba.njit(f)
+    carray = numba.carray
+
+    def wrapper(task_p, parents_p, sms_p, params_p, user):  # type: ignore[no-untyped-def]
+        task = carray(task_p, (9,))
+        parents = carray(parents_p, (task[5], 2))
+        sms = carray(sms_p, (2 * task[6],))
+        params = carray(params_p, (task[7],))
+        return inner(task, parents, sms, params)
+
+    return numba.cfunc(numba_signature(kind))(wrapper)  # nopython by default
+
+
+class Policy(Scheme):
+    """A user policy: a scheme (``user_policy``) that simulate, sweep, the
+    results store and experiments take like any other.
+
+    Args:
+        priority: the ready task's priority (highest first): a compiled
+            callback, or a Python callable ``f(task, parents, sms, params)``.
+        priorities: instead of ``priority``, one static priority per task id.
+        place: the SM for the task next to issue: an SM with room,
+            :data:`PLACE_ROUND_ROBIN` or :data:`PLACE_WAIT`.
+        max_tbs_per_sm: task TBs an SM may hold at once (0: as many as fit).
+        params: up to four named parameters, ``params[0..3]`` in the
+            callbacks in this order; sweep them as ``p0`` .. ``p3``.
+        name: for tables, legends and messages (default: the function's name).
+        identity: what identifies compiled code the policy cannot read (a C
+            function pointer): change it when the code changes.
+        version: mixed into the identity (bump it when only a helper the
+            function calls changed).
+        jit: compile Python callables with Numba (``pip install tbdse[policies]``).
+    """
+
+    def __init__(
+        self,
+        priority: Any = None,
+        *,
+        priorities: Sequence[float] | np.ndarray | None = None,
+        place: Any = None,
+        max_tbs_per_sm: int = 0,
+        params: Mapping[str, float] | None = None,
+        name: str | None = None,
+        identity: str | None = None,
+        version: str = "",
+        jit: bool = False,
+        label: str | None = None,
+    ) -> None:
+        if priority is not None and priorities is not None:
+            raise ConfigError("a policy takes priority= (a function) or priorities= (an array)")
+        first = priority if priority is not None else place
+        if name is None:
+            name = getattr(getattr(first, "_pyfunc", first), "__name__", None) or (
+                "static_priorities" if priorities is not None else "fifo"
+            )
+        if not isinstance(name, str) or not name:
+            raise ConfigError(f"a policy's name must be a non-empty string; got {excerpt(name)}")
+        self.policy_name = name
+        named = dict(params or {})
+        if len(named) > MAX_PARAMS:
+            raise ConfigError(f"policy '{name}': at most {MAX_PARAMS} params; got {len(named)}")
+        h = hashlib.sha256(f"{name}\0{version}\0{identity or ''}".encode())
+        register: dict[str, Any] = {}
+        self.serial = False
+        if priorities is not None:
+            arr = np.ascontiguousarray(priorities, dtype=np.float64)
+            if arr.ndim != 1:
+                raise ConfigError(f"policy '{name}': priorities must be 1-D, one per task id")
+            bad = np.flatnonzero(np.isnan(arr))
+            if bad.size:
+                raise ConfigError(f"policy '{name}': static priority of task {bad[0]} is NaN")
+            register["priorities"] = arr
+            h.update(b"static" + arr.tobytes())
+        for kind, f in (("priority", priority), ("place", place)):
+            if f is None:
+                continue
+            if jit and callable(f) and _compiled_address(f, kind) is None:
+                h.update(f"jit:{kind}:{_function_identity(f)}".encode())
+                f = _jit(f, kind)
+                setattr(self, f"_{kind}_cfunc", f)  # keeps the compiled code alive
+            compiled = _compiled_address(f, kind)
+            if compiled is not None:
+                address, ident = compiled
+                if not address:
+                    raise ConfigError(f"policy '{name}': {kind} is a null function pointer")
+                if not ident and identity is None:
+                    raise ConfigError(
+                        f"policy '{name}': {kind} is a C function pointer whose code tbdse "
+                        "cannot read; give identity='...' (change it when the code changes)"
+                    )
+                h.update(f"{kind}:{ident}".encode())
+                register[f"{kind}_address"] = address
+                self.__dict__.setdefault("_keep", []).append(f)
+            elif callable(f):
+                h.update(f"py:{kind}:{_function_identity(f)}".encode())
+                register[f"{kind}_callable"] = f
+                self.serial = True
+            else:
+                raise ConfigError(
+                    f"policy '{name}': {kind} must be a function, a Numba cfunc or a C "
+                    f"function pointer; got {excerpt(f)}"
+                )
+        self.policy_key = int(h.hexdigest()[:13], 16) or 1  # 52 bits: exact as a parameter value
+        _core.register_policy(self.policy_key, name, **register)
+        self.param_names = list(named)
+        values = {f"p{i}": float(v) for i, v in enumerate(named.values())}
+        super().__init__(
+            "user_policy",
+            label=label or name,
+            policy=self.policy_key,
+            max_tbs_per_sm=max_tbs_per_sm,
+            **values,
+        )
+
+    def __repr__(self) -> str:
+        return f"Policy({self.policy_name!r}, key={self.policy_key})"

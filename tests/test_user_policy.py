@@ -1,0 +1,249 @@
+"""User policies (docs/policies.md): static priorities, compiled callbacks and
+plain Python callables reproduce dataflow_ideal's orders, run in sweeps on any
+thread count, key the results store by their code, and fail with messages
+that name the policy, the task and the cycle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tbdse as td
+from tbdse.policies import PLACE_WAIT, PolicyWarning
+
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> tuple[td.Workload, td.Gpu]:
+    n = draw(st.integers(1, 24))
+    pair = st.integers(0, max(n - 2, 0)).flatmap(
+        lambda s: st.tuples(st.just(s), st.integers(s + 1, n - 1))
+    )
+    edges = draw(st.lists(pair, max_size=3 * n)) if n > 1 else []
+    costs = draw(st.lists(st.integers(1, 60), min_size=n, max_size=n))
+    gpu = td.gpus.custom(
+        "prop", sms=draw(st.integers(1, 4)), tb_slots=draw(st.integers(1, 3)), clock_mhz=100.0
+    )
+    return td.workloads.from_edges(edges, n, cost=td.cost.array(costs)), gpu
+
+
+def _same_run(a: td.Result, b: td.Result) -> None:
+    assert a.makespan_cycles == b.makespan_cycles
+    pd.testing.assert_frame_equal(a.timeline(), b.timeline())
+
+
+def _lrr_priorities(ref: td.Result) -> np.ndarray:
+    """lrr issues the smallest virtual id first: level by level, by id within one."""
+    tl = ref.timeline().sort_values("task")
+    level = tl["level"].to_numpy()
+    return -(level * len(tl) + tl["task"].to_numpy()).astype(float)
+
+
+@SETTINGS
+@given(case=cases())
+def test_static_priorities_reproduce_fifo_and_lrr(case: tuple[td.Workload, td.Gpu]) -> None:
+    wl, gpu = case
+    fifo = td.simulate(wl, gpu, td.schemes.DataflowIdeal(policy="fifo"), timeline=True)
+    lrr = td.simulate(wl, gpu, td.schemes.DataflowIdeal(policy="lrr"), timeline=True)
+    flat = td.Policy(priorities=np.zeros(wl.tasks), name="flat")  # ties: ready order
+    _same_run(td.simulate(wl, gpu, flat, timeline=True), fifo)
+    ranked = td.Policy(priorities=_lrr_priorities(lrr), name="lrr")
+    _same_run(td.simulate(wl, gpu, ranked, timeline=True), lrr)
+
+
+def _fifo(task, parents, sms, params):  # type: ignore[no-untyped-def]
+    return 0.0
+
+
+def _lrr(task, parents, sms, params):  # type: ignore[no-untyped-def]
+    return -(task[2] * 1_000_000.0 + task[0])  # level, then id: the virtual id order
+
+
+@SETTINGS
+@given(case=cases())
+def test_compiled_policies_reproduce_fifo_and_lrr(case: tuple[td.Workload, td.Gpu]) -> None:
+    pytest.importorskip("numba")
+    wl, gpu = case
+    fifo = td.simulate(wl, gpu, td.schemes.DataflowIdeal(policy="fifo"), timeline=True)
+    lrr = td.simulate(wl, gpu, td.schemes.DataflowIdeal(policy="lrr"), timeline=True)
+    _same_run(td.simulate(wl, gpu, td.Policy(_fifo, jit=True), timeline=True), fifo)
+    _same_run(td.simulate(wl, gpu, td.Policy(_lrr, jit=True), timeline=True), lrr)
+
+
+def test_numba_cfunc_with_the_documented_signature() -> None:
+    numba = pytest.importorskip("numba")
+    from tbdse.policies import numba_signature
+
+    @numba.cfunc(numba_signature("priority"))
+    def latest_level_first(task, parents, sms, params, user):  # type: ignore[no-untyped-def]
+        return float(task[2])
+
+    wl = td.workloads.wavefront(6, 6, cost=td.cost.lognormal(500, 0.3))
+    r = td.simulate(wl, "gtx480", td.Policy(latest_level_first))
+    assert r.makespan_cycles > 0
+    assert td.Policy(latest_level_first).label() == "latest_level_first"
+
+
+def test_plain_python_policy_matches_and_sweeps_serially() -> None:
+    wl = td.workloads.wavefront(5, 7, cost=td.cost.lognormal(800, 0.3))
+    ref = td.simulate(wl, "gtx480", td.schemes.DataflowIdeal(policy="lrr"), timeline=True)
+    py = td.Policy(_lrr, name="py_lrr")
+    _same_run(td.simulate(wl, "gtx480", py, timeline=True), ref)
+    with pytest.warns(PolicyWarning, match="py_lrr.*one run at a time"):
+        df = td.sweep(wl, "gtx480", py, grid={"sms": [2, 4]}, threads=2)
+    assert (df["status"] == "ok").all() if "status" in df else len(df) == 2
+
+
+def test_one_and_many_threads_give_identical_rows() -> None:
+    numba = pytest.importorskip("numba")
+    assert numba
+    wl = td.workloads.wavefront(12, 12, cost=td.cost.lognormal(1500, 0.4))
+    schemes = [
+        td.schemes.DataflowIdeal(policy="fifo"),
+        td.Policy(_fifo, jit=True, name="fifo_cfunc"),
+        td.Policy(priorities=np.arange(wl.tasks, dtype=float), name="static"),
+        td.Policy(_lrr, jit=True, max_tbs_per_sm=2, name="lrr2"),
+    ]
+    kw = dict(grid={"sms": [3, 7]}, replicates=2, seed=3, progress=False)
+    many = td.sweep(wl, "gtx480", schemes, threads=4, **kw)
+    one = td.sweep(wl, "gtx480", schemes, threads=1, **kw)
+    pd.testing.assert_frame_equal(one, many)
+    fifo = one[one["label"].isin(["dataflow_ideal(policy=fifo)", "fifo_cfunc"])]
+    assert fifo.groupby(["gpu.sms", "replicate"])["makespan_cycles"].nunique().eq(1).all()
+
+
+def test_throttle_caps_tbs_per_sm() -> None:
+    wl = td.workloads.wavefront(10, 10, cost=td.cost.lognormal(1000, 0.2))
+    gpu = td.gpus.custom("g", sms=2, tb_slots=4)
+    tl = td.simulate(wl, gpu, td.Policy(max_tbs_per_sm=1, name="one"), timeline=True).timeline()
+    for _, on_sm in tl.groupby("sm"):
+        starts, ends = np.sort(on_sm["start"].to_numpy()), np.sort(on_sm["end"].to_numpy())
+        assert (starts[1:] >= ends[:-1]).all()  # one TB at a time on each SM
+    free = td.simulate(wl, gpu, td.Policy(name="free")).makespan_cycles
+    assert td.simulate(wl, gpu, td.Policy(max_tbs_per_sm=1, name="one")).makespan_cycles > free
+
+
+def test_locality_place_and_params_as_sweep_axis() -> None:
+    def child_on_parent_sm(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        n_sms = task[6]
+        for i in range(len(parents)):
+            sm = parents[i, 1]
+            if sms[n_sms + sm]:
+                return int(sm)
+        return -1
+
+    def by_weight(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return params[0] * task[2]
+
+    wl = td.workloads.wavefront(6, 6, cost=td.cost.lognormal(1000, 0.2))
+    pol = td.Policy(by_weight, place=child_on_parent_sm, params={"weight": 1.0}, name="loc")
+    tl = td.simulate(wl, "gtx480", pol, timeline=True).timeline().set_index("task")
+    assert tl.loc[1, "sm"] == tl.loc[0, "sm"]  # task 1's only parent is task 0
+    with pytest.warns(PolicyWarning):
+        df = td.sweep(wl, "gtx480", pol, grid={"p0": [-1.0, 1.0]})
+    assert list(df["p0"]) == [-1.0, 1.0]
+
+
+def test_changed_code_is_a_new_configuration() -> None:
+    wl = td.workloads.wavefront(4, 4)
+
+    def a(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return 0.0
+
+    def b(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return 1.0
+
+    def hashes(pol: td.Policy) -> str:
+        return str(td.simulate(wl, "gtx480", pol).row["config_hash"])
+
+    first = hashes(td.Policy(a, name="p"))
+    assert hashes(td.Policy(a, name="p")) == first
+    assert hashes(td.Policy(b, name="p")) != first
+    assert hashes(td.Policy(a, name="p", version="2")) != first
+    s1 = hashes(td.Policy(priorities=np.zeros(16), name="s"))
+    assert hashes(td.Policy(priorities=np.ones(16), name="s")) != s1
+
+
+# ---- errors: each names the policy, the task and the cycle ----
+
+WL = td.workloads.wavefront(3, 3, cost=td.cost.constant(100))
+
+
+def test_policy_that_raises() -> None:
+    def boom(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        if task[0] == 4:
+            raise ValueError("no rank for this one")
+        return 0.0
+
+    with pytest.raises(
+        td.SimulationError,
+        match=r"policy 'boom' raised for task 4 at cycle \d+: "
+        r".*no rank for this one",
+    ):
+        td.simulate(WL, "gtx480", td.Policy(boom))
+    with pytest.warns(PolicyWarning):
+        df = td.sweep(WL, "gtx480", td.Policy(boom), on_error="record")
+    assert df["status"].iloc[0] == "simulation_error"
+    assert "policy 'boom' raised for task 4" in df["error"].iloc[0]
+
+
+def test_nan_priority() -> None:
+    def nan(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return float("nan")
+
+    with pytest.raises(
+        td.SimulationError,
+        match=r"policy 'nan' returned a NaN priority for task 0 "
+        r"at cycle \d+",
+    ):
+        td.simulate(WL, "gtx480", td.Policy(nan))
+    with pytest.raises(td.ConfigError, match="policy 's': static priority of task 2 is NaN"):
+        td.Policy(priorities=[0, 1, float("nan")], name="s")
+
+
+def test_place_out_of_range_and_without_room() -> None:
+    def far(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return 99
+
+    with pytest.raises(
+        td.SimulationError,
+        match=r"policy 'far' returned SM 99 for task 0 at cycle "
+        r"\d+: out of range",
+    ):
+        td.simulate(WL, "gtx480", td.Policy(place=far))
+
+    def full(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return 0  # SM 0, even when it is full
+
+    gpu = td.gpus.custom("g", sms=2, tb_slots=1)
+    with pytest.raises(
+        td.SimulationError,
+        match=r"policy 'full' returned SM 0 for task \d+ "
+        r"at cycle \d+: it has no room",
+    ):
+        td.simulate(WL, gpu, td.Policy(place=full))
+
+
+def test_policy_that_never_issues_is_a_deadlock() -> None:
+    def never(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return PLACE_WAIT
+
+    with pytest.raises(td.DeadlockError, match="policy 'never' never issued task 0"):
+        td.simulate(WL, "gtx480", td.Policy(place=never))
+
+
+def test_bad_policy_arguments() -> None:
+    with pytest.raises(td.ConfigError, match=r"has 3 static priorities; workload .* has 9 tasks"):
+        td.simulate(WL, "gtx480", td.Policy(priorities=[1.0, 2.0, 3.0], name="short"))
+    with pytest.raises(td.ConfigError, match=r"C function pointer .* give identity="):
+        td.Policy(place=12345, name="raw")
+    with pytest.raises(td.ConfigError, match="must be a function"):
+        td.Policy(priority="fifo")
+    with pytest.raises(td.ConfigError, match=r"priority= .* or priorities="):
+        td.Policy(_fifo, priorities=[0.0])
