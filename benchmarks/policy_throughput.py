@@ -66,8 +66,10 @@ def main() -> int:
     cost = td.cost.lognormal(2000, 0.2)
     wl = td.workloads.wavefront(args.rows, args.cols, cost=cost)
     gpu = td.gpus.gtx480()
-    print(f"{args.rows}x{args.cols} wavefront ({wl.tasks:,} TBs) on gtx480, best of {args.reps}; "
-          f"{os.cpu_count()} CPUs (shared machine: absolute times vary, ratios are same-run)")
+    print(
+        f"{args.rows}x{args.cols} wavefront ({wl.tasks:,} TBs) on gtx480, best of {args.reps}; "
+        f"{os.cpu_count()} CPUs (shared machine: absolute times vary, ratios are same-run)"
+    )
     try:
         import numba  # noqa: F401
 
@@ -95,13 +97,17 @@ def main() -> int:
     for k in variants:
         print(f"  {k:14s} {t[k]:8.3f} s   makespan {spans[k]:,}")
     r_static = t["static_lrr"] / t["builtin_lrr"]
-    print(f"static priorities / builtin lrr: {r_static:.2f}x (target <= 1.2x: "
-          f"{'MET' if r_static <= 1.2 else 'NOT MET'})")
+    print(
+        f"static priorities / builtin lrr: {r_static:.2f}x (target <= 1.2x: "
+        f"{'MET' if r_static <= 1.2 else 'NOT MET'})"
+    )
     if compiled is not None:
         ok &= spans["numba_fifo"] == spans["builtin_fifo"]
         r_numba = t["numba_fifo"] / t["builtin_fifo"]
-        print(f"compiled FIFO / builtin fifo:    {r_numba:.2f}x (target <= 1.5x: "
-              f"{'MET' if r_numba <= 1.5 else 'NOT MET'})")
+        print(
+            f"compiled FIFO / builtin fifo:    {r_numba:.2f}x (target <= 1.5x: "
+            f"{'MET' if r_numba <= 1.5 else 'NOT MET'})"
+        )
 
     small = td.workloads.wavefront(args.py_rows, args.py_rows, cost=cost)
     plain = td.Policy(fifo, name="fifo_python")
@@ -110,8 +116,10 @@ def main() -> int:
         warnings.simplefilter("ignore")
         t_py, py = best(lambda: td.simulate(small, gpu, plain), args.reps)
     ok &= py.makespan_cycles == ref.makespan_cycles
-    print(f"plain Python FIFO / builtin fifo on {small.tasks:,} TBs: {t_py / t_ref:.1f}x "
-          f"({t_py:.3f} s vs {t_ref:.3f} s; reported, no target)")
+    print(
+        f"plain Python FIFO / builtin fifo on {small.tasks:,} TBs: {t_py / t_ref:.1f}x "
+        f"({t_py:.3f} s vs {t_ref:.3f} s; reported, no target)"
+    )
     if not ok:
         print("MISMATCH: a policy's makespan differs from its reference's", file=sys.stderr)
         return 1

@@ -23,10 +23,14 @@ interface:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import ctypes
 import hashlib
+import importlib
+import re
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -43,6 +47,8 @@ __all__ = [
     "TASK_FIELDS",
     "Policy",
     "PolicyWarning",
+    "allow_imports",
+    "from_spec",
     "numba_signature",
 ]
 
@@ -84,7 +90,7 @@ def _digest_code(h: Any, code: types.CodeType) -> None:
             h.update(repr(c).encode())
 
 
-def _function_identity(f: Callable[..., Any]) -> str:
+def _function_identity(f: Callable[..., Any], _depth: int = 0) -> str:
     """A digest of a Python function's code, constants, defaults and closure
     values: changed code is a new identity (functions it calls are not
     covered: give ``version=`` when only they change)."""
@@ -97,9 +103,17 @@ def _function_identity(f: Callable[..., Any]) -> str:
     h.update(repr(getattr(f, "__defaults__", None)).encode())
     for cell in getattr(f, "__closure__", None) or ():
         try:
-            h.update(repr(cell.cell_contents).encode())
+            value = cell.cell_contents
         except ValueError:  # an empty cell
             h.update(b"<empty>")
+            continue
+        inner = getattr(value, "py_func", value)  # a Numba dispatcher: its Python function
+        if isinstance(inner, types.FunctionType) and _depth < 8:
+            h.update(_function_identity(inner, _depth + 1).encode())
+        elif isinstance(value, np.ndarray):
+            h.update(value.tobytes())
+        else:  # an object's repr; a default repr's address would change every run
+            h.update(re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value)).encode())
     return h.hexdigest()
 
 
@@ -190,6 +204,7 @@ class Policy(Scheme):
         if not isinstance(name, str) or not name:
             raise ConfigError(f"a policy's name must be a non-empty string; got {excerpt(name)}")
         self.policy_name = name
+        self.spec: dict[str, Any] | None = None  # an experiment file's entry, if made from one
         named = dict(params or {})
         if len(named) > MAX_PARAMS:
             raise ConfigError(f"policy '{name}': at most {MAX_PARAMS} params; got {len(named)}")
@@ -215,6 +230,8 @@ class Policy(Scheme):
             compiled = _compiled_address(f, kind)
             if compiled is not None:
                 address, ident = compiled
+                if hasattr(self, f"_{kind}_cfunc"):  # jit=True: the source is hashed above
+                    ident = "jit"
                 if not address:
                     raise ConfigError(f"policy '{name}': {kind} is a null function pointer")
                 if not ident and identity is None:
@@ -246,5 +263,85 @@ class Policy(Scheme):
             **values,
         )
 
+    def relabel(self, label: str) -> Policy:
+        """The same policy under another label."""
+        other = object.__new__(Policy)
+        other.__dict__.update(self.__dict__)
+        Scheme.__init__(other, "user_policy", label=label, **self._given)
+        return other
+
     def __repr__(self) -> str:
         return f"Policy({self.policy_name!r}, key={self.policy_key})"
+
+
+# ---------------------------------------------------------------- experiment files
+# An experiment file's scheme entry {policy: "package.module:function", ...}
+# imports and runs code, so it is refused unless the caller opted in
+# (`tbdse run --allow-policy-imports`, or `with allow_imports():`).
+_ALLOW_IMPORTS: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "allow_policy_imports", default=False
+)
+SPEC_KEYS = ("policy", "place", "name", "label", "max_tbs_per_sm", "params", "jit", "version")
+
+
+@contextlib.contextmanager
+def allow_imports(allowed: bool = True) -> Iterator[None]:
+    """Lets experiment files name policies to import (``policy: pkg.mod:fn``)."""
+    token = _ALLOW_IMPORTS.set(allowed)
+    try:
+        yield
+    finally:
+        _ALLOW_IMPORTS.reset(token)
+
+
+def _import(target: Any, key: str) -> Any:
+    if not isinstance(target, str) or target.count(":") != 1:
+        raise ConfigError(f"{key} must be 'package.module:attribute'; got {excerpt(target)}")
+    if not _ALLOW_IMPORTS.get():
+        raise ConfigError(
+            f"{key}: '{target}' would import and run code; allow it with "
+            "`tbdse run --allow-policy-imports` (Python: with tbdse.policies.allow_imports())"
+        )
+    module_name, attr = target.split(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"{key}: cannot import '{target}': {exc}") from None
+    return obj
+
+
+def from_spec(spec: Mapping[str, Any]) -> Policy:
+    """A policy from an experiment file's entry ``{policy: "pkg.mod:fn", ...}``:
+    the attribute is a Policy, a priority function or a static priority array."""
+    unknown = [k for k in spec if k not in SPEC_KEYS]
+    if unknown:
+        raise ConfigError(
+            f"unknown key '{unknown[0]}' in a policy entry; valid: {', '.join(SPEC_KEYS)}"
+        )
+    obj = _import(spec["policy"], "policy")
+    if isinstance(obj, Policy):
+        if set(spec) - {"policy", "label"}:
+            raise ConfigError(
+                f"policy '{spec['policy']}' is already a tbdse.Policy: only 'label' may be given"
+            )
+        if "label" in spec:
+            obj = obj.relabel(spec["label"])
+        obj.spec = {
+            "policy": spec["policy"],
+            **({"label": spec["label"]} if "label" in spec else {}),
+        }
+        return obj
+    place = _import(spec["place"], "place") if "place" in spec else None
+    kw: dict[str, Any] = {
+        k: spec[k]
+        for k in ("name", "label", "max_tbs_per_sm", "params", "jit", "version")
+        if k in spec
+    }
+    if isinstance(obj, (np.ndarray, list, tuple)):
+        made = Policy(priorities=obj, place=place, **kw)
+    else:
+        made = Policy(obj, place=place, **kw)
+    made.spec = dict(spec)
+    return made
