@@ -65,6 +65,10 @@ namespace tbdse {
 struct UserPolicy {
   std::string name;                // for messages: "policy 'critical_path'"
   std::vector<double> priorities;  // static priority per input task id; empty = none
+  // Set by register_policy: each task's dense rank among the distinct static
+  // priorities, 0 = the highest (computed once, shared by every run).
+  std::vector<std::int32_t> priority_rank;
+  std::int32_t priority_ranks = 0;  // distinct static priorities
   tbdse_priority_fn priority = nullptr;
   tbdse_place_fn place = nullptr;
   tbdse_error_fn error = nullptr;
@@ -78,9 +82,9 @@ using UserPolicyPtr = std::shared_ptr<const UserPolicy>;
 // the caller's stable identity of the policy (a hash of its code or array),
 // below 2^53 so that it travels exactly as a parameter value.  Registering
 // a key again replaces the policy (the same identity: the same decisions).
-// Thread-safe.
+// Thread-safe.  ConfigError for a NaN static priority.
 inline constexpr std::uint64_t kMaxPolicyKey = (std::uint64_t{1} << 53) - 1;
-void register_policy(std::uint64_t key, UserPolicyPtr policy);
+void register_policy(std::uint64_t key, std::shared_ptr<UserPolicy> policy);
 // The policy under `key`; ConfigError when none is registered.
 UserPolicyPtr find_policy(std::uint64_t key);
 

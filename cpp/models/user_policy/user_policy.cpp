@@ -67,23 +67,33 @@ UserPolicyScheme::UserPolicyScheme(const UserPolicyParams& params, const Workloa
       max_per_sm_(params.max_tbs_per_sm),
       params_{params.p0, params.p1, params.p2, params.p3},
       open_parents_(workload.graph->parent_counts().begin(), workload.graph->parent_counts().end()),
-      fifo_only_(policy_->priorities.empty() && !policy_->priority) {
+      mode_(!policy_->priorities.empty() ? Order::STATIC
+            : policy_->priority          ? Order::HEAP
+                                         : Order::FIFO) {
   workload.require_edges_complete("user_policy");
   const auto n = static_cast<std::size_t>(workload.graph->size());
-  if (!policy_->priorities.empty()) {
-    if (policy_->priorities.size() != n)
-      throw ConfigError(who_ + ": has " + std::to_string(policy_->priorities.size()) +
-                        " static priorities; workload '" + workload.name + "' has " +
-                        std::to_string(n) + " tasks (one priority per task, by task id)");
-    for (std::size_t i = 0; i < n; ++i)
-      if (std::isnan(policy_->priorities[i]))
-        throw ConfigError(who_ + ": static priority of task " + std::to_string(i) + " is NaN");
-  }
+  if (!policy_->priorities.empty() && policy_->priorities.size() != n)
+    throw ConfigError(who_ + ": has " + std::to_string(policy_->priorities.size()) +
+                      " static priorities; workload '" + workload.name + "' has " +
+                      std::to_string(n) + " tasks (one priority per task, by task id)");
 }
 
 void UserPolicyScheme::start(Engine& engine) {
   const TaskGraph& g = engine.graph();
   const auto n = static_cast<std::size_t>(g.size());
+  sm_of_.assign(n, -1);
+  task_.assign(TBDSE_TASK_FIELDS, 0);
+  sms_.assign(2 * static_cast<std::size_t>(engine.sms().size()), 0);
+  if (mode_ == Order::STATIC) {
+    const auto ranks = static_cast<std::size_t>(policy_->priority_ranks);
+    ranks_.emplace(ranks);
+    rank_head_.assign(ranks, -1);
+    rank_tail_.assign(ranks, -1);
+    next_.assign(n, -1);
+    if (policy_->place) order_of_.assign(n, -1);  // the view's ready order
+  }
+  engine.post(host_launch_, kLaunched);
+  if (!policy_->priority && !policy_->place) return;  // nothing reads parents
   parent_start_.assign(n + 1, 0);
   for (TaskId t = 0; t < g.size(); ++t)
     parent_start_[static_cast<std::size_t>(t) + 1] = parent_start_[static_cast<std::size_t>(t)] +
@@ -93,10 +103,6 @@ void UserPolicyScheme::start(Engine& engine) {
   for (TaskId t = 0; t < g.size(); ++t)
     for (const TaskId c : g.children(t))
       parents_of_[static_cast<std::size_t>(fill[static_cast<std::size_t>(c)]++)] = t;
-  sm_of_.assign(n, -1);
-  task_.assign(TBDSE_TASK_FIELDS, 0);
-  sms_.assign(2 * static_cast<std::size_t>(engine.sms().size()), 0);
-  engine.post(host_launch_, kLaunched);
 }
 
 void UserPolicyScheme::on_event(Engine& engine, const Event& /*event*/) {
@@ -134,21 +140,77 @@ void UserPolicyScheme::fill_view(const Engine& engine, TaskId t, std::int64_t or
 void UserPolicyScheme::make_ready(Engine& engine, TaskId t) {
   engine.mark_ready(t);
   const std::int64_t order = ready_count_++;
-  if (fifo_only_) {
-    fifo_.emplace_back(t, order);
-  } else {
-    double priority;
-    if (!policy_->priorities.empty()) {
-      priority = policy_->priorities[static_cast<std::size_t>(engine.graph().original_id(t))];
-    } else {
-      fill_view(engine, t, order);
-      priority = policy_->priority(task_.data(), parents_.data(), sms_.data(), params_.data(),
-                                   policy_->user);
-      if (std::isnan(priority)) fail(engine, t, "returned a NaN priority");
+  std::size_t waiting = 0;
+  switch (mode_) {
+    case Order::FIFO:
+      fifo_.emplace_back(t, order);
+      waiting = fifo_.size() - head_;
+      break;
+    case Order::STATIC: {
+      const auto r = static_cast<std::size_t>(
+          policy_->priority_rank[static_cast<std::size_t>(engine.graph().original_id(t))]);
+      if (rank_head_[r] < 0) {
+        rank_head_[r] = t;
+        ranks_->insert(static_cast<std::uint32_t>(r));
+      } else {
+        next_[static_cast<std::size_t>(rank_tail_[r])] = t;
+      }
+      rank_tail_[r] = t;
+      if (!order_of_.empty()) order_of_[static_cast<std::size_t>(t)] = order;
+      waiting = ++waiting_count_;
+      break;
     }
-    heap_.push(Ready{priority, order, t});
+    case Order::HEAP: {
+      fill_view(engine, t, order);
+      const double priority = policy_->priority(task_.data(), parents_.data(), sms_.data(),
+                                                params_.data(), policy_->user);
+      if (std::isnan(priority)) fail(engine, t, "returned a NaN priority");
+      heap_.push(Ready{priority, order, t});
+      waiting = heap_.size();
+      break;
+    }
   }
-  peak_ = std::max(peak_, fifo_only_ ? fifo_.size() - head_ : heap_.size());
+  peak_ = std::max(peak_, waiting);
+}
+
+bool UserPolicyScheme::has_ready() const {
+  switch (mode_) {
+    case Order::FIFO: return head_ < fifo_.size();
+    case Order::STATIC: return !ranks_->empty();
+    case Order::HEAP: return !heap_.empty();
+  }
+  return false;
+}
+
+// (task, ready order); the ready order is only read by callbacks (HEAP, or place).
+std::pair<TaskId, std::int64_t> UserPolicyScheme::first_ready() const {
+  switch (mode_) {
+    case Order::FIFO: return fifo_[head_];
+    case Order::STATIC: {
+      const TaskId t = rank_head_[ranks_->min()];
+      return {t, order_of_.empty() ? -1 : order_of_[static_cast<std::size_t>(t)]};
+    }
+    case Order::HEAP: return {heap_.top().task, heap_.top().order};
+  }
+  return {-1, -1};
+}
+
+void UserPolicyScheme::pop_ready() {
+  switch (mode_) {
+    case Order::FIFO:
+      if (++head_ == fifo_.size()) fifo_.clear(), head_ = 0;
+      break;
+    case Order::STATIC: {
+      const std::uint32_t r = ranks_->min();
+      const TaskId t = rank_head_[r];
+      rank_head_[r] = next_[static_cast<std::size_t>(t)];
+      next_[static_cast<std::size_t>(t)] = -1;
+      if (rank_head_[r] < 0) ranks_->erase(r);
+      --waiting_count_;
+      break;
+    }
+    case Order::HEAP: heap_.pop(); break;
+  }
 }
 
 bool UserPolicyScheme::has_room(const Engine& engine, SmId sm, TaskId t) const {
@@ -194,16 +256,11 @@ SmId UserPolicyScheme::choose_sm(Engine& engine, TaskId t, std::int64_t order) {
 }
 
 void UserPolicyScheme::dispatch(Engine& engine) {
-  while (fifo_only_ ? head_ < fifo_.size() : !heap_.empty()) {
-    const auto [t, order] = fifo_only_ ? fifo_[head_] : std::pair{heap_.top().task,
-                                                                   heap_.top().order};
+  while (has_ready()) {
+    const auto [t, order] = first_ready();
     const SmId sm = choose_sm(engine, t, order);
     if (sm < 0) return;  // no room, or the policy waits
-    if (fifo_only_) {
-      if (++head_ == fifo_.size()) fifo_.clear(), head_ = 0;
-    } else {
-      heap_.pop();
-    }
+    pop_ready();
     engine.issue(t, sm);
     sm_of_[static_cast<std::size_t>(t)] = sm;
     ++sms_[static_cast<std::size_t>(sm)];

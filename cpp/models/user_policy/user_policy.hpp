@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/id_set.hpp"
 #include "core/params.hpp"
 #include "core/policy.hpp"
 #include "core/scheme.hpp"
@@ -57,6 +59,9 @@ class UserPolicyScheme : public Scheme {
   };
 
   void make_ready(Engine& engine, TaskId t);
+  bool has_ready() const;
+  std::pair<TaskId, std::int64_t> first_ready() const;
+  void pop_ready();
   // Fills task_ / parents_ for node t (sms_ is kept current).
   void fill_view(const Engine& engine, TaskId t, std::int64_t order);
   bool has_room(const Engine& engine, SmId sm, TaskId t) const;
@@ -78,11 +83,17 @@ class UserPolicyScheme : public Scheme {
   std::vector<SmId> sm_of_;
   // the view handed to callbacks
   std::vector<std::int64_t> task_, parents_, sms_;
-  // ready tasks: a FIFO when every priority is equal by construction, else a heap
-  bool fifo_only_;
+  // Ready tasks: a FIFO when every priority is equal by construction; static
+  // priorities: a FIFO list per priority rank and a bitset of the ranks that
+  // have one (first = the highest); a priority callback: a heap.
+  enum class Order { FIFO, STATIC, HEAP } mode_;
   std::vector<std::pair<TaskId, std::int64_t>> fifo_;
   std::size_t head_ = 0;
+  std::optional<IdSet> ranks_;
+  std::vector<TaskId> rank_head_, rank_tail_, next_;
+  std::vector<std::int64_t> order_of_;  // STATIC with a place callback: each task's ready order
   std::priority_queue<Ready> heap_;
+  std::size_t waiting_count_ = 0;  // ready, not issued (STATIC)
   std::int64_t ready_count_ = 0;
   std::size_t peak_ = 0;
   SmId last_sm_ = -1;  // the engine's round robin resumes after the last issue
