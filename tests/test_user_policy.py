@@ -300,3 +300,36 @@ def test_experiment_file_policies_need_the_opt_in(
     exp.write_text(POLICY_EXPERIMENT.replace('"yaml_policies_t:reverse"', '"nowhere:x"'))
     assert cli.main(args) == 2
     assert "cannot import 'nowhere:x'" in capsys.readouterr().err
+
+
+def test_critical_path_first_by_upward_rank() -> None:
+    # Root 0; children 1, 2, 3; 3's child 4.  Costs 10, 10, 10, 100, 100.
+    # Upward ranks 210, 10, 10, 200, 100.  Two SMs x 1 slot at 100 MHz, no
+    # launch cost: FIFO runs 1 and 2 first, 3 at 20..120, 4 at 120..220;
+    # critical-path-first runs 3 at 10, so 4 ends at 210.
+    costs = [10, 10, 10, 100, 100]
+    wl = td.workloads.from_edges([(0, 1), (0, 2), (0, 3), (3, 4)], 5, cost=td.cost.array(costs))
+    rank = td.policies.upward_rank(wl, costs)
+    assert list(rank) == [210, 10, 10, 200, 100]
+    gpu = td.gpus.custom("g", sms=2, tb_slots=1, clock_mhz=100.0, host_launch_us=0.0)
+    cp = td.Policy(priorities=rank, name="critical_path")
+    assert td.simulate(wl, gpu, cp).makespan_cycles == 210
+    assert td.simulate(wl, gpu, td.schemes.DataflowIdeal(policy="fifo")).makespan_cycles == 220
+    # Without costs, the longest chain of tasks below: a 3x3 wavefront's corner is 5 deep.
+    assert list(td.policies.upward_rank(td.workloads.wavefront(3, 3))) == [
+        5,
+        4,
+        3,
+        4,
+        3,
+        2,
+        3,
+        2,
+        1,
+    ]
+
+
+def test_policies_are_not_sent_to_an_executor() -> None:
+    pol = td.Policy(priorities=np.zeros(9), name="here_only")
+    with pytest.raises(td.ConfigError, match="policy here_only is registered in this process"):
+        td.sweep(WL, "gtx480", pol, executor="tcp://127.0.0.1:9")

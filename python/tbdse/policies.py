@@ -50,6 +50,7 @@ __all__ = [
     "allow_imports",
     "from_spec",
     "numba_signature",
+    "upward_rank",
 ]
 
 # The fields of the `task` view, in order (task[TASK_FIELDS.index("level")]).
@@ -157,6 +158,36 @@ def _jit(f: Callable[..., Any], kind: str) -> Any:
         return inner(task, parents, sms, params)
 
     return numba.cfunc(numba_signature(kind))(wrapper)  # nopython by default
+
+
+def upward_rank(workload: Any, cost: Sequence[float] | np.ndarray | None = None) -> np.ndarray:
+    """Each task's upward rank: its cost plus the longest cost path below it
+    (HEFT's rank_u), by task id; the priorities of critical-path-first.
+    ``cost``: per task (default: the graph's nominal costs, or 1 per task
+    when it has none, i.e. the longest chain of tasks below)."""
+    g = workload.task_graph
+    n = int(workload.tasks)
+    starts = np.asarray(g.edge_starts(), dtype=np.int64)
+    children = np.asarray(g.edges(), dtype=np.int64)
+    levels = np.asarray(g.levels(), dtype=np.int64)
+    c = np.asarray(g.costs() if cost is None else cost, dtype=np.float64)
+    if c.shape != (n,):
+        raise ConfigError(f"upward_rank: cost has {c.size} values for {n} tasks")
+    if cost is None and not c.any():
+        c = np.ones(n)
+    rank = c.copy()
+    order = np.argsort(-levels, kind="stable")  # deepest level first: children are done
+    bounds = np.flatnonzero(np.diff(levels[order])) + 1
+    for nodes in np.split(order, bounds):
+        counts = starts[nodes + 1] - starts[nodes]
+        has = counts > 0
+        if not has.any():
+            continue
+        nodes, counts = nodes[has], counts[has]
+        first = np.repeat(starts[nodes] - np.cumsum(counts) + counts, counts)
+        below = rank[children[first + np.arange(counts.sum())]]
+        rank[nodes] += np.maximum.reduceat(below, np.cumsum(counts) - counts)
+    return rank
 
 
 class Policy(Scheme):

@@ -361,17 +361,21 @@ class Runner:
 
 
 def _serial_policies(schemes: Sequence[Scheme], threads: int | None, executor: Any) -> int | None:
-    """Plain Python policies hold the GIL in every decision: their runs go one
-    at a time (threads=1), with a warning, and never to another process."""
+    """User policies live in this process: never sent to an executor.  Plain
+    Python ones hold the GIL in every decision: their runs go one at a time
+    (threads=1), with a warning."""
+    from tbdse.policies import Policy
+
+    policies = sorted({s.policy_name for s in schemes if isinstance(s, Policy)})
+    if policies and executor is not None:
+        raise ConfigError(
+            f"policy {', '.join(policies)} is registered in this process only; run the sweep "
+            "here (no executor): a Dask worker could not find it"
+        )
     serial = [s for s in schemes if getattr(s, "serial", False)]
     if not serial:
         return threads
     names = ", ".join(sorted({getattr(s, "policy_name", s.name) for s in serial}))
-    if executor is not None:
-        raise ConfigError(
-            f"policy {names} is a plain Python callable, which runs only in this process; "
-            "compile it (jit=True, or a Numba @cfunc) to run it on an executor"
-        )
     if threads != 1:
         from tbdse.policies import PolicyWarning
 
