@@ -5,6 +5,8 @@ that name the policy, the task and the cycle."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -146,8 +148,8 @@ def test_locality_place_and_params_as_sweep_axis() -> None:
     tl = td.simulate(wl, "gtx480", pol, timeline=True).timeline().set_index("task")
     assert tl.loc[1, "sm"] == tl.loc[0, "sm"]  # task 1's only parent is task 0
     with pytest.warns(PolicyWarning):
-        df = td.sweep(wl, "gtx480", pol, grid={"p0": [-1.0, 1.0]})
-    assert list(df["p0"]) == [-1.0, 1.0]
+        df = td.sweep(wl, "gtx480", pol, grid={"weight": [-1.0, 1.0]})
+    assert list(df["weight"]) == [-1.0, 1.0]
 
 
 def test_changed_code_is_a_new_configuration() -> None:
@@ -333,3 +335,49 @@ def test_policies_are_not_sent_to_an_executor() -> None:
     pol = td.Policy(priorities=np.zeros(9), name="here_only")
     with pytest.raises(td.ConfigError, match="policy here_only is registered in this process"):
         td.sweep(WL, "gtx480", pol, executor="tcp://127.0.0.1:9")
+
+
+def test_named_params_reach_their_slot_in_sweeps() -> None:
+    def by_id(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return params[1] * task[0]  # 'w' is the second parameter: params[1]
+
+    def policy(w: float) -> td.Policy:
+        return td.Policy(by_id, params={"tie": 0.0, "w": w}, name="named", jit=True)
+
+    pytest.importorskip("numba")
+    wl = td.workloads.independent(4, cost=100)
+    one = td.gpus.custom("g", sms=1, tb_slots=1)
+    order = {
+        w: list(
+            td.simulate(wl, one, policy(w), timeline=True).timeline().sort_values("start")["task"]
+        )
+        for w in (-1.0, 1.0)
+    }
+    assert order == {-1.0: [0, 1, 2, 3], 1.0: [3, 2, 1, 0]}
+    df = td.sweep(wl, one, [policy(0.0), "dataflow_ideal"], grid={"w": [-1.0, 1.0]})
+    rows = df[df["label"] == "named"]
+    assert list(rows["w"]) == [-1.0, 1.0] and list(rows["tie"]) == [0.0, 0.0]
+    for w, h in zip(rows["w"], rows["config_hash"], strict=True):  # the same run as made directly
+        assert h == td.simulate(wl, one, policy(w)).row["config_hash"]
+    with pytest.raises(td.ConfigError, match="parameter name 'max_tbs_per_sm' is taken"):
+        td.Policy(by_id, params={"max_tbs_per_sm": 1.0})
+
+
+def test_search_and_perfetto_take_a_policy(tmp_path) -> None:
+    pytest.importorskip("optuna")
+    rank = td.Policy(priorities=np.arange(9, dtype=float), params={"unused": 0.0}, name="ranked")
+    found = td.search(
+        WL,
+        "gtx480",
+        rank,
+        space={"max_tbs_per_sm": [1, 2, 4]},
+        objectives="makespan_us",
+        trials=3,
+        batch=3,
+        sampler="random",
+    )
+    assert set(found["max_tbs_per_sm"]) <= {1, 2, 4} and (found["label"] == "ranked").all()
+    r = td.simulate(WL, "gtx480", rank, timeline=True)
+    r.to_perfetto(tmp_path / "run.json")
+    events = json.loads((tmp_path / "run.json").read_text())["traceEvents"]
+    assert sum(e.get("ph") == "X" for e in events) == 9  # a slice per TB

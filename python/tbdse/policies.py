@@ -37,8 +37,9 @@ import numpy as np
 
 from tbdse import _core
 from tbdse._inputs import excerpt
+from tbdse._params import encode_all
 from tbdse.errors import ConfigError
-from tbdse.schemes import Scheme
+from tbdse.schemes import Scheme, info
 
 __all__ = [
     "C_SIGNATURES",
@@ -202,7 +203,7 @@ class Policy(Scheme):
             :data:`PLACE_ROUND_ROBIN` or :data:`PLACE_WAIT`.
         max_tbs_per_sm: task TBs an SM may hold at once (0: as many as fit).
         params: up to four named parameters, ``params[0..3]`` in the
-            callbacks in this order; sweep them as ``p0`` .. ``p3``.
+            callbacks in this order; sweep axes and table columns by their names.
         name: for tables, legends and messages (default: the function's name).
         identity: what identifies compiled code the policy cannot read (a C
             function pointer): change it when the code changes.
@@ -293,6 +294,23 @@ class Policy(Scheme):
             max_tbs_per_sm=max_tbs_per_sm,
             **values,
         )
+        # Its parameters under their own names (table columns, sweep axes).
+        self._slots = {n: f"p{i}" for i, n in enumerate(named)}
+        taken = [n for n in named if n in self.params and n not in self._slots.values()]
+        if taken:
+            raise ConfigError(
+                f"policy '{name}': parameter name '{taken[0]}' is taken by the scheme; "
+                "choose another"
+            )
+        for n, slot in self._slots.items():
+            self.params[n] = self.params.pop(slot)
+
+    def core_param(self, name: str) -> str:
+        return self._slots.get(name, name)
+
+    def encoded(self) -> dict[str, float]:
+        values = {self.core_param(k): v for k, v in self.params.items()}
+        return encode_all(info("user_policy")["params"], values, f"policy '{self.policy_name}'")
 
     def relabel(self, label: str) -> Policy:
         """The same policy under another label."""
