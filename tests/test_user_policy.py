@@ -381,3 +381,16 @@ def test_search_and_perfetto_take_a_policy(tmp_path) -> None:
     r.to_perfetto(tmp_path / "run.json")
     events = json.loads((tmp_path / "run.json").read_text())["traceEvents"]
     assert sum(e.get("ph") == "X" for e in events) == 9  # a slice per TB
+
+
+def test_a_function_numba_cannot_compile() -> None:
+    pytest.importorskip("numba")
+
+    def uses_strings(task, parents, sms, params):  # type: ignore[no-untyped-def]
+        return float(len(json.dumps(int(task[0]))))  # json is beyond Numba
+
+    with pytest.raises(
+        td.ConfigError,
+        match="Numba could not compile priority function 'uses_strings'.*drop jit=True",
+    ):
+        td.Policy(uses_strings, jit=True)

@@ -158,7 +158,14 @@ def _jit(f: Callable[..., Any], kind: str) -> Any:
         params = carray(params_p, (task[7],))
         return inner(task, parents, sms, params)
 
-    return numba.cfunc(numba_signature(kind))(wrapper)  # nopython by default
+    try:
+        return numba.cfunc(numba_signature(kind))(wrapper)  # nopython by default
+    except Exception as exc:  # Numba's typing errors: say which function, in one line
+        first = next((ln for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
+        raise ConfigError(
+            f"Numba could not compile {kind} function '{getattr(f, '__name__', f)}' "
+            f"(jit=True): {first.strip()}; drop jit=True to run it as plain Python"
+        ) from None
 
 
 def upward_rank(workload: Any, cost: Sequence[float] | np.ndarray | None = None) -> np.ndarray:
