@@ -391,6 +391,6 @@ def test_a_function_numba_cannot_compile() -> None:
 
     with pytest.raises(
         td.ConfigError,
-        match="Numba could not compile priority function 'uses_strings'.*drop jit=True",
+        match=r"Numba could not compile priority function 'uses_strings'.*drop jit=True",
     ):
         td.Policy(uses_strings, jit=True)
