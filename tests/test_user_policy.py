@@ -78,6 +78,25 @@ def test_compiled_policies_reproduce_fifo_and_lrr(case: tuple[td.Workload, td.Gp
     _same_run(td.simulate(wl, gpu, td.Policy(_lrr, jit=True), timeline=True), lrr)
 
 
+def _odd_levels_first(task, parents, sms, params):  # type: ignore[no-untyped-def]
+    return float(task[2] % 2)  # many ties: two priorities, each in ready order
+
+
+@SETTINGS
+@given(case=cases())
+def test_callback_and_static_priorities_agree_on_ties(case: tuple[td.Workload, td.Gpu]) -> None:
+    """The same priorities through the callback path (a heap behind the ready
+    tasks of the best priority) and the static path (a list per rank)."""
+    pytest.importorskip("numba")
+    wl, gpu = case
+    levels = td.simulate(wl, gpu, "dataflow_ideal", timeline=True).timeline().sort_values("task")
+    static = td.Policy(priorities=(levels["level"].to_numpy() % 2).astype(float), name="odd")
+    compiled = td.Policy(_odd_levels_first, jit=True, name="odd")
+    _same_run(
+        td.simulate(wl, gpu, compiled, timeline=True), td.simulate(wl, gpu, static, timeline=True)
+    )
+
+
 def test_numba_cfunc_with_the_documented_signature() -> None:
     numba = pytest.importorskip("numba")
     from tbdse.policies import numba_signature

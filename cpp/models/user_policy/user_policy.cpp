@@ -165,19 +165,40 @@ void UserPolicyScheme::make_ready(Engine& engine, TaskId t) {
       const double priority = policy_->priority(task_.data(), parents_.data(), sms_.data(),
                                                 params_.data(), policy_->user);
       if (std::isnan(priority)) fail(engine, t, "returned a NaN priority");
-      heap_.push(Ready{priority, order, t});
-      waiting = heap_.size();
+      push_ranked(Ready{priority, order, t});
+      waiting = heap_.size() + best_.size() - best_head_;
       break;
     }
   }
   peak_ = std::max(peak_, waiting);
 }
 
+// Every task in best_ has the same priority, above all of the heap's, and
+// came later than any heap task of that priority (there is none): so the
+// issue order is best_ in order, then the heap.
+void UserPolicyScheme::push_ranked(const Ready& r) {
+  if (best_empty()) {
+    if (heap_.empty() || r.priority > heap_.top().priority) best_.push_back(r);
+    else heap_.push(r);
+    return;
+  }
+  const double top = best_[best_head_].priority;
+  if (r.priority == top) {
+    best_.push_back(r);
+  } else if (r.priority < top) {
+    heap_.push(r);
+  } else {  // a new highest priority: the old best go below it
+    for (std::size_t i = best_head_; i < best_.size(); ++i) heap_.push(best_[i]);
+    best_.assign(1, r);
+    best_head_ = 0;
+  }
+}
+
 bool UserPolicyScheme::has_ready() const {
   switch (mode_) {
     case Order::FIFO: return head_ < fifo_.size();
     case Order::STATIC: return !ranks_->empty();
-    case Order::HEAP: return !heap_.empty();
+    case Order::HEAP: return !best_empty() || !heap_.empty();
   }
   return false;
 }
@@ -190,7 +211,10 @@ std::pair<TaskId, std::int64_t> UserPolicyScheme::first_ready() const {
       const TaskId t = rank_head_[ranks_->min()];
       return {t, order_of_.empty() ? -1 : order_of_[static_cast<std::size_t>(t)]};
     }
-    case Order::HEAP: return {heap_.top().task, heap_.top().order};
+    case Order::HEAP: {
+      const Ready& r = best_empty() ? heap_.top() : best_[best_head_];
+      return {r.task, r.order};
+    }
   }
   return {-1, -1};
 }
@@ -209,7 +233,14 @@ void UserPolicyScheme::pop_ready() {
       --waiting_count_;
       break;
     }
-    case Order::HEAP: heap_.pop(); break;
+    case Order::HEAP:
+      if (best_empty()) {
+        heap_.pop();
+      } else if (++best_head_ == best_.size()) {
+        best_.clear();
+        best_head_ = 0;
+      }
+      break;
   }
 }
 

@@ -92,7 +92,15 @@ class UserPolicyScheme : public Scheme {
   std::optional<IdSet> ranks_;
   std::vector<TaskId> rank_head_, rank_tail_, next_;
   std::vector<std::int64_t> order_of_;  // STATIC with a place callback: each task's ready order
+  // HEAP: the ready tasks of the highest priority seen since it was last
+  // empty, in ready order (`best_`, from best_head_), and the rest in a heap
+  // whose priorities are all below theirs.  A constant priority (FIFO) then
+  // never touches the heap.
+  std::vector<Ready> best_;
+  std::size_t best_head_ = 0;
   std::priority_queue<Ready> heap_;
+  void push_ranked(const Ready& r);
+  bool best_empty() const { return best_head_ == best_.size(); }
   std::size_t waiting_count_ = 0;  // ready, not issued (STATIC)
   std::int64_t ready_count_ = 0;
   std::size_t peak_ = 0;
