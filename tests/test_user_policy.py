@@ -413,3 +413,12 @@ def test_a_function_numba_cannot_compile() -> None:
         match=r"Numba could not compile priority function 'uses_strings'.*drop jit=True",
     ):
         td.Policy(uses_strings, jit=True)
+
+
+def test_replace_and_relabel_keep_named_params() -> None:
+    pol = td.Policy(priorities=np.zeros(9), params={"w": 1.0}, name="named")
+    other = pol.replace(w=2.0, max_tbs_per_sm=3)
+    assert other.params["w"] == 2.0 and other.params["max_tbs_per_sm"] == 3
+    assert other.encoded()["p0"] == 2.0 and pol.params["w"] == 1.0
+    assert pol.relabel("again").label() == "again" and pol.relabel("again").params["w"] == 1.0
+    assert td.simulate(WL, "gtx480", other).makespan_cycles > 0

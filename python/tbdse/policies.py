@@ -319,12 +319,22 @@ class Policy(Scheme):
         values = {self.core_param(k): v for k, v in self.params.items()}
         return encode_all(info("user_policy")["params"], values, f"policy '{self.policy_name}'")
 
-    def relabel(self, label: str) -> Policy:
-        """The same policy under another label."""
+    def _rebuilt(self, label: str | None, changes: Mapping[str, Any]) -> Policy:
         other = object.__new__(Policy)
         other.__dict__.update(self.__dict__)
-        Scheme.__init__(other, "user_policy", label=label, **self._given)
+        given = {**self._given, **{self.core_param(k): v for k, v in changes.items()}}
+        Scheme.__init__(other, "user_policy", label=label, **given)
+        for n, slot in self._slots.items():
+            other.params[n] = other.params.pop(slot)
         return other
+
+    def relabel(self, label: str) -> Policy:
+        """The same policy under another label."""
+        return self._rebuilt(label, {})
+
+    def replace(self, **params: Any) -> Policy:
+        """The same policy with other parameter values (by their names)."""
+        return self._rebuilt(self._label, params)
 
     def __repr__(self) -> str:
         return f"Policy({self.policy_name!r}, key={self.policy_key})"
