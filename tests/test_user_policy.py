@@ -422,3 +422,17 @@ def test_replace_and_relabel_keep_named_params() -> None:
     assert other.encoded()["p0"] == 2.0 and pol.params["w"] == 1.0
     assert pol.relabel("again").label() == "again" and pol.relabel("again").params["w"] == 1.0
     assert td.simulate(WL, "gtx480", other).makespan_cycles > 0
+
+
+def test_a_ctypes_function_pointer_with_an_identity() -> None:
+    import ctypes
+
+    i64 = ctypes.POINTER(ctypes.c_int64)
+    signature = ctypes.CFUNCTYPE(
+        ctypes.c_double, i64, i64, i64, ctypes.POINTER(ctypes.c_double), ctypes.c_void_p
+    )
+    smallest_id = signature(lambda task, parents, sms, params, user: float(-task[0]))
+    pol = td.Policy(smallest_id, identity="smallest id v1", name="ctypes")
+    gpu = td.gpus.custom("g", sms=1, tb_slots=1)
+    static = td.Policy(priorities=-np.arange(9, dtype=float), name="static")
+    _same_run(td.simulate(WL, gpu, pol, timeline=True), td.simulate(WL, gpu, static, timeline=True))
