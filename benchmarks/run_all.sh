@@ -72,6 +72,7 @@ run hwwl_throughput "$PY" "$ROOT/benchmarks/hwwl_throughput.py" --reps "$REPS"
 run vgiw_throughput "$PY" "$ROOT/benchmarks/vgiw_throughput.py" --reps "$REPS"
 run dask_throughput "$PY" "$ROOT/benchmarks/dask_throughput.py" --reps "$REPS"
 run simulate_vs_reference "$PY" "$ROOT/benchmarks/simulate_vs_reference.py" --reps "$REPS"
+run policy_throughput "$PY" "$ROOT/benchmarks/policy_throughput.py" --reps "$REPS"
 
 echo
 if [[ ${#failed[@]} -gt 0 ]]; then

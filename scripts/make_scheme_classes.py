@@ -32,6 +32,10 @@ CLASSES: dict[str, tuple[str, str]] = {
         "DepLinks",
         "One launch; barriers between groups as dependency edges (Wireframe Fig. 2).",
     ),
+    "user_policy": (
+        "UserPolicy",
+        "A registered user policy, by key: make one with tbdse.Policy (docs/policies.md).",
+    ),
     "dataflow_ideal": (
         "DataflowIdeal",
         "One launch, fine-grain dependencies, unlimited scheduler buffers.",

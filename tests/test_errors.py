@@ -166,7 +166,7 @@ def test_unknown_scheme_suggests_the_closest_name() -> None:
     with raises(
         "unknown scheme 'global_barier' (did you mean 'global_barrier'?); valid: "
         "baseline, blockmaestro, cdp, data, dataflow_ideal, deplinks, global_barrier, hwwl, "
-        "ideal_baseline, juggler, prelaunch, sgmf, simt, topology, vgiw, wireframe"
+        "ideal_baseline, juggler, prelaunch, sgmf, simt, topology, user_policy, vgiw, wireframe"
     ):
         td.schemes.Scheme("global_barier")
     with raises("(did you mean 'dataflow_ideal'?)"):

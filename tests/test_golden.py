@@ -35,9 +35,10 @@ def test_every_builtin_scheme_is_covered() -> None:
     # The golden tables below name every baseline; each other scheme has its own
     # golden file (wireframe: test_wireframe.py; blockmaestro and its baselines:
     # test_blockmaestro.py; the worklist machine's: test_hwwl.py; juggler:
-    # test_juggler.py; simt, sgmf, vgiw: test_vgiw.py).
+    # test_juggler.py; simt, sgmf, vgiw: test_vgiw.py; user_policy:
+    # test_user_policy.py).
     others = ["wireframe", "baseline", "ideal_baseline", "prelaunch", "blockmaestro"]
-    others += ["hwwl", "topology", "data", "juggler", "simt", "sgmf", "vgiw"]
+    others += ["hwwl", "topology", "data", "juggler", "simt", "sgmf", "vgiw", "user_policy"]
     assert sorted(td.schemes.names()) == sorted([*SCHEMES, *others])
 
 

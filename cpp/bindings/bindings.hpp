@@ -34,6 +34,7 @@ void register_vgiw(py::module_& m);
 void register_digraph(py::module_& m);
 void register_tasks(py::module_& m);
 void register_memory(py::module_& m);
+void register_policy(py::module_& m);
 
 using CycleArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 

@@ -25,4 +25,5 @@ PYBIND11_MODULE(_core, m) {
   tbdse::bindings::register_tasks(m);
   tbdse::bindings::register_vgiw(m);
   tbdse::bindings::register_memory(m);
+  tbdse::bindings::register_policy(m);
 }

@@ -6,6 +6,7 @@
 #include "models/blockmaestro/register.hpp"
 #include "models/hwwl/register.hpp"
 #include "models/juggler/register.hpp"
+#include "models/user_policy/register.hpp"
 #include "models/vgiw/register.hpp"
 #include "models/wireframe/register.hpp"
 #include "core/errors.hpp"
@@ -44,6 +45,7 @@ void register_builtin_schemes() {
     register_hwwl_schemes(scheme_registry());
     register_juggler_schemes(scheme_registry());
     register_vgiw_schemes(scheme_registry());
+    register_user_policy_schemes(scheme_registry());
   });
 }
 

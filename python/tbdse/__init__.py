@@ -18,6 +18,7 @@ from tbdse import (
     cost,
     gpus,
     memory,
+    policies,
     schemes,
     space,  # light: it imports SciPy only to draw a Latin hypercube or Sobol' design
     workloads,
@@ -26,6 +27,7 @@ from tbdse._inputs import show_input
 from tbdse.errors import ConfigError, DeadlockError, SimulationError, SweepInterrupted, TbdseError
 from tbdse.gpus import Gpu
 from tbdse.pareto import pareto  # the function; the module stays tbdse.pareto in sys.modules
+from tbdse.policies import Policy
 from tbdse.results import Result
 from tbdse.runner import simulate, sweep
 from tbdse.schemes import Scheme
@@ -40,6 +42,7 @@ __all__ = [
     "DeadlockError",
     "Gpu",
     "Kernel",
+    "Policy",
     "Result",
     "ResultsStore",
     "Scheme",
@@ -52,6 +55,7 @@ __all__ = [
     "gpus",
     "memory",
     "pareto",
+    "policies",
     "schemes",
     "search",
     "show_input",

@@ -28,6 +28,19 @@ def cost_kinds() -> dict[str, dict[str, float]]: ...
 def common_metrics() -> list[StatInfo]: ...
 def check_gpu(name: str, values: Mapping[str, float]) -> None: ...
 def check_scheme(name: str, values: Mapping[str, float]) -> None: ...
+def register_policy(
+    key: int,
+    name: str,
+    priorities: npt.ArrayLike | None = None,
+    priority_address: int | None = None,
+    place_address: int | None = None,
+    user_address: int | None = None,
+    priority_callable: object = None,
+    place_callable: object = None,
+) -> None: ...
+
+POLICY_TASK_FIELDS: int
+
 def check_cost(
     kind: str, params: Mapping[str, float], values: npt.ArrayLike | None = None
 ) -> None: ...

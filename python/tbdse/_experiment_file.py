@@ -297,6 +297,10 @@ def _gpu(problems: Problems, value: Any, path: tuple[Any, ...]) -> Gpu | None:
 
 
 def _scheme(problems: Problems, value: Any, path: tuple[Any, ...]) -> Scheme | None:
+    if isinstance(value, Mapping) and "policy" in value and "name" not in value:
+        from tbdse.policies import from_spec  # a user policy: imported only when allowed
+
+        return _guard(problems, path, lambda: from_spec(value))
     if isinstance(value, Mapping) and isinstance(value.get("name"), str):
         from tbdse.schemes import REPLACED_PARAMS, info, names
 

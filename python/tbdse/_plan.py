@@ -269,9 +269,23 @@ class Plan:
             self.scheme_of.astype(i32),
             self.workload_of.astype(i32),  # each derived workload carries its own cost model
             self.replicate_of.astype(i32),
-            [(k.target, k.name, v) for k, v in self.overrides],
+            self._core_overrides(),
             int(self.seed),
         )
+
+    def _core_overrides(self) -> list[tuple[str, str, np.ndarray]]:
+        """The overrides by the core's parameter names: a scheme axis whose
+        name a scheme maps to another parameter (a user policy's named
+        parameters, p0..p3) becomes one column per name it maps to."""
+        out = []
+        for k, v in self.overrides:
+            if k.target != "scheme":
+                out.append((k.target, k.name, v))
+                continue
+            core = np.array([s.core_param(k.name) for s in self.schemes])[self.scheme_of]
+            for name in dict.fromkeys(core.tolist()):
+                out.append((k.target, name, np.where(core == name, v, np.nan)))
+        return out
 
 
 def _derived_workloads(
@@ -569,10 +583,11 @@ def _overrides(plan: Plan) -> list[tuple[AxisKey, np.ndarray]]:
         else:
             for si, s in enumerate(plan.schemes):
                 infos = {p["name"]: p for p in scheme_info(s.name)["params"]}
-                if key.name not in infos:
+                if key.name not in s.params or s.core_param(key.name) not in infos:
                     continue
                 owner = f"scheme '{s.name}'"
-                enc = np.array([encode(infos[key.name], v, owner) for v in axes.values[j]])
+                info = infos[s.core_param(key.name)]
+                enc = np.array([encode(info, v, owner) for v in axes.values[j]])
                 mask = (plan.scheme_of == si) & is_main
                 column[mask] = enc[value_index[mask]]
         out.append((key, column))

@@ -25,6 +25,7 @@ __all__: list[str] = [
     "Sgmf",
     "Simt",
     "Topology",
+    "UserPolicy",
     "Vgiw",
     "Wireframe",
 ]
@@ -923,4 +924,42 @@ class Vgiw(Scheme):
             lvc_hit_cycles=lvc_hit_cycles,
             cvt_banks=cvt_banks,
             bbs_packets_per_cycle=bbs_packets_per_cycle,
+        )
+
+
+class UserPolicy(Scheme):
+    """A registered user policy, by key: make one with tbdse.Policy (docs/policies.md).
+
+    Keyword arguments:
+        policy: key of the registered user policy that decides issue order and SM (set by
+            tbdse.Policy from the policy's identity; 0 = none: first ready, first issued, SMs
+            round robin); default 0 (docs/policies.md).
+        max_tbs_per_sm [TBs]: task TBs an SM may hold at once (throttling); 0 = as many as fit;
+            default 0 (docs/policies.md).
+        p0: the policy's parameter p0 (params[0] in its callbacks; tbdse.Policy names it);
+            default 0.0 (docs/policies.md).
+        p1: the policy's parameter p1 (params[1] in its callbacks; tbdse.Policy names it);
+            default 0.0 (docs/policies.md).
+        p2: the policy's parameter p2 (params[2] in its callbacks; tbdse.Policy names it);
+            default 0.0 (docs/policies.md).
+        p3: the policy's parameter p3 (params[3] in its callbacks; tbdse.Policy names it);
+            default 0.0 (docs/policies.md).
+        label: a name for tables and legends instead of the generated one.
+    """
+
+    scheme_name = "user_policy"
+
+    def __init__(
+        self,
+        *,
+        label: str | None = None,
+        policy: int = 0,
+        max_tbs_per_sm: int = 0,
+        p0: float = 0.0,
+        p1: float = 0.0,
+        p2: float = 0.0,
+        p3: float = 0.0,
+    ) -> None:
+        super().__init__(
+            label=label, policy=policy, max_tbs_per_sm=max_tbs_per_sm, p0=p0, p1=p1, p2=p2, p3=p3
         )

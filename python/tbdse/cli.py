@@ -254,6 +254,12 @@ def _parser() -> argparse.ArgumentParser:
             help="refuse any input file the experiment names (graphs, task lists, ...) that "
             "does not lie below DIR (an experiment file reads the paths it names, like code)",
         )
+        command.add_argument(
+            "--allow-policy-imports",
+            action="store_true",
+            help="let the experiment's schemes import user policies (policy: pkg.mod:fn), "
+            "which runs their code",
+        )
     lst = sub.add_parser("list", help="list schemes, GPU presets, workload generators, ...")
     lst.add_argument("what", nargs="?", choices=LISTS, default="schemes")
     ex = sub.add_parser("example", help="list the packaged example experiments, or run one")
@@ -261,7 +267,7 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("-o", "--out", help="output folder (default: results/<example>/<date-time>)")
     _progress_flags(ex)
     ex.set_defaults(file=None, overrides=[], threads=None, overwrite=False, scheduler=None)
-    ex.set_defaults(trace=None, input_root=None)
+    ex.set_defaults(trace=None, input_root=None, allow_policy_imports=False)
     for command in (run, val, plot, lst, comp, ex, adopt):
         talk = command.add_mutually_exclusive_group()
         talk.add_argument("-v", "--verbose", action="store_true", help="say more")
@@ -432,7 +438,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None, got: list[int]) -> int:
     try:
         args = _parse(argv)
-        with show_input(args.show_input):
+        from tbdse.policies import allow_imports
+
+        with (
+            show_input(args.show_input),
+            allow_imports(getattr(args, "allow_policy_imports", False)),
+        ):
             return _run(args)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -275,10 +275,11 @@ class Experiment:
         echo: Callable[[str], None],
         executor: Any,
     ) -> pd.DataFrame:
+        from tbdse.runner import _serial_policies
+
         plan = self.plan()
-        runner = Runner(
-            plan, threads or self.threads, progress, self.on_error, out.store, self.timeout_s
-        )
+        threads = _serial_policies(plan.schemes, threads or self.threads, executor)
+        runner = Runner(plan, threads, progress, self.on_error, out.store, self.timeout_s)
         restored = runner.restored
         to_run = plan.runs - int(runner.done.sum())  # infeasible runs are neither
         if restored:
@@ -411,6 +412,9 @@ def _workload_entry(w: Workload) -> dict[str, Any]:
 
 
 def _scheme_entry(s: Scheme) -> dict[str, Any]:
+    spec = getattr(s, "spec", None)
+    if spec is not None:  # a user policy from an experiment file: its entry as written
+        return dict(spec)
     entry: dict[str, Any] = {"name": s.name, **s.params}
     if s.custom_label is not None:
         entry["label"] = s.custom_label

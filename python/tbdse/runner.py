@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -359,6 +360,34 @@ class Runner:
         )
 
 
+def _serial_policies(schemes: Sequence[Scheme], threads: int | None, executor: Any) -> int | None:
+    """User policies live in this process: never sent to an executor.  Plain
+    Python ones hold the GIL in every decision: their runs go one at a time
+    (threads=1), with a warning."""
+    from tbdse.policies import Policy
+
+    policies = sorted({s.policy_name for s in schemes if isinstance(s, Policy)})
+    if policies and executor is not None:
+        raise ConfigError(
+            f"policy {', '.join(policies)} is registered in this process only; run the sweep "
+            "here (no executor): a Dask worker could not find it"
+        )
+    serial = [s for s in schemes if getattr(s, "serial", False)]
+    if not serial:
+        return threads
+    names = ", ".join(sorted({getattr(s, "policy_name", s.name) for s in serial}))
+    if threads != 1:
+        from tbdse.policies import PolicyWarning
+
+        warnings.warn(
+            f"policy {names} is a plain Python callable: the sweep runs one run at a time "
+            "(threads=1); compile it (jit=True, or a Numba @cfunc) to run in parallel",
+            PolicyWarning,
+            stacklevel=3,
+        )
+    return 1
+
+
 def sweep(
     workload: WorkloadArg,
     gpu: GpuArg,
@@ -422,6 +451,7 @@ def sweep(
         )
     workloads, gpus, schemes = _normalise(workload, gpu, scheme)
     base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
+    threads = _serial_policies([*schemes, *(base or [])], threads, executor)
     axes = Axes.build(grid, zip, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, replicates, seed, base)
     if executor is not None:  # before the store is claimed

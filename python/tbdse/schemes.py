@@ -246,6 +246,11 @@ class Scheme:
     def encoded(self) -> dict[str, float]:
         return encode_all(info(self.name)["params"], self.params, f"scheme '{self.name}'")
 
+    def core_param(self, name: str) -> str:
+        """The registered parameter that ``name`` (a key of ``params``) sets
+        (a user policy names its p0..p3; tbdse.policies)."""
+        return name
+
     def key(self) -> tuple[Any, ...]:
         return (self.name, tuple(sorted(self.params.items())), self._label)
 

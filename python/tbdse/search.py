@@ -238,6 +238,9 @@ def search(
             f"the study's directions ({[d.name.lower() for d in study.directions]}) differ from "
             f"the objectives' ({list(goals.values())})"
         )
+    from tbdse.runner import _serial_policies
+
+    threads = _serial_policies([*schemes, *(base or [])], threads, executor)
     if executor is not None:  # before the store is claimed
         from tbdse.executors import check_executor
 

@@ -126,7 +126,21 @@ def _schemes() -> dict[str, Any]:
         "required": ["name"],
         "allOf": branches,
     }
-    return {"anyOf": [{"enum": names}, mapping]}
+    target = {"type": "string", "pattern": "^[A-Za-z_][\\w.]*:[A-Za-z_][\\w.]*$"}
+    policy = _object(  # a user policy to import (tbdse.policies.from_spec; opt-in on the CLI)
+        {
+            "policy": {**target, "description": "package.module:attribute of the policy"},
+            "place": {**target, "description": "package.module:function choosing the SM"},
+            "name": {"type": "string", "minLength": 1},
+            "label": {"type": "string", "minLength": 1, "description": "legend label"},
+            "max_tbs_per_sm": {"type": "integer", "minimum": 0},
+            "params": {"type": "object", "maxProperties": 4},
+            "jit": {"type": "boolean", "description": "compile with Numba"},
+            "version": {"type": "string"},
+        },
+        required=["policy"],
+    )
+    return {"anyOf": [{"enum": names}, mapping, policy]}
 
 
 def _gpu() -> dict[str, Any]:
