@@ -246,6 +246,11 @@ class Scheme:
     def encoded(self) -> dict[str, float]:
         return encode_all(info(self.name)["params"], self.params, f"scheme '{self.name}'")
 
+    def given_encoded(self) -> dict[str, float]:
+        """The parameters given at construction, encoded: what the core checks
+        as set by the user (a default is never refused as unread)."""
+        return encode_all(info(self.name)["params"], self._given, f"scheme '{self.name}'")
+
     def key(self) -> tuple[Any, ...]:
         return (self.name, tuple(sorted(self.params.items())), self._label)
 

@@ -23,7 +23,8 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
                   "gsorting (ranked across all cores), magic (perfect balance, no bandwidth "
                   "limit)",
            .paper_ref = "HWWL §III-C, §IV-D",
-           .choices = {"none", "threshold", "lsorting", "gsorting", "magic"}});
+           .choices = {"none", "threshold", "lsorting", "gsorting", "magic"},
+           .read_when = {{"worklist", {"banks"}}}});
     t.add(&HwwlParams::interval,
           {.name = "interval", .unit = "cycles",
            .doc = "cycles between redistributions (and interval refills)",
@@ -31,46 +32,50 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
     t.add(&HwwlParams::threshold,
           {.name = "threshold", .unit = "ids",
            .doc = "banks holding more are greedy (donate), fewer needy (receive)",
-           .paper_ref = "HWWL §III-C, §IV-D (5)", .min_value = 0, .max_value = 1e9});
+           .paper_ref = "HWWL §III-C, §IV-D (5)", .min_value = 0, .max_value = 1e9,
+           .read_when = {{"worklist", {"banks"}}, {"redistribution", {"none"}, false}}});
     t.add(&HwwlParams::redistribution_trigger,
           {.name = "redistribution_trigger",
            .doc = "when the redistribution unit moves ids: interval (every interval cycles) or "
                   "on_demand (right away when a pull finds its bank empty or a push finds it "
                   "full, at most once per interval); both through the banks' single ports",
-           .paper_ref = "HWWL §III-C", .choices = {"interval", "on_demand"}});
+           .paper_ref = "HWWL §III-C", .choices = {"interval", "on_demand"},
+           .read_when = {{"worklist", {"banks"}}, {"redistribution", {"none"}, false}}});
     t.add(&HwwlParams::transfers_per_bank,
           {.name = "transfers_per_bank", .unit = "ids",
            .doc = "ids one bank may give or take per interval, also bounded by its free port "
                   "cycles (a cycle used by a pull or push is lost); auto = interval (the "
                   "single port's bandwidth); at most interval",
            .paper_ref = "HWWL §III-B, §III-C (tbdse assumption)", .auto_ok = true,
-           .min_value = 1, .max_value = 1e9});
+           .min_value = 1, .max_value = 1e9, .read_when = {{"worklist", {"banks"}}, {"redistribution", {"none"}, false}}});
     t.add(&HwwlParams::transfers_per_core,
           {.name = "transfers_per_core", .unit = "ids",
            .doc = "ids one core's redistribution unit sends per interval, within the core or "
                   "over the inter-core network, handed out in the scheme's donor priority "
                   "order; auto = interval (one id per cycle)",
            .paper_ref = "HWWL §III-C, §IV-D (tbdse assumption)", .auto_ok = true,
-           .min_value = 1, .max_value = 1e9});
+           .min_value = 1, .max_value = 1e9, .read_when = {{"worklist", {"banks"}}, {"redistribution", {"none"}, false}}});
     t.add(&HwwlParams::network_latency,
           {.name = "network_latency", .unit = "cycles",
            .doc = "cycles an id takes over the inter-core redistribution network (one id in "
                   "and one out per core per cycle); auto = 2 x ceil(log4 cores): two hops "
                   "through the hub on 4 cores, a level of radix-4 hubs more per 4x cores",
            .paper_ref = "HWWL §III-C, §V-A", .auto_ok = true, .min_value = 1,
-           .max_value = 1e6});
+           .max_value = 1e6, .read_when = {{"worklist", {"banks"}}, {"redistribution", {"none"}, false}}});
     t.add(&HwwlParams::bank_entries,
           {.name = "bank_entries", .unit = "entries",
            .doc = "entries per lane bank, both partitions together (double-buffered: half "
                   "each); ids beyond it spill to the overflow buffer",
            .paper_ref = "HWWL §III-B, §IV-E (32)", .unbounded_ok = true, .min_value = 2,
-           .max_value = 1e9});
+           .max_value = 1e9, .read_when = {{"worklist", {"banks"}}}});
     t.add(&HwwlParams::refill,
           {.name = "refill",
            .doc = "how spilled ids return: on_demand (a pull from an empty bank loads up to a "
                   "warp's worth; the whole warp stalls) or interval (every interval cycles, "
                   "when every bank of the core has a free entry, into reserved entries)",
-           .paper_ref = "HWWL §III-D, §IV-E", .choices = {"interval", "on_demand"}});
+           .paper_ref = "HWWL §III-D, §IV-E", .choices = {"interval", "on_demand"},
+           // only finite banks spill ids that must come back
+           .read_when = {{"worklist", {"banks"}}, {"bank_entries", {"unbounded"}, false}}});
     t.add(&HwwlParams::buffering,
           {.name = "buffering",
            .doc = "double (pull and push partitions, swapped at a kernel relaunch when every "
@@ -81,7 +86,7 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
            .doc = "overflow buffer per core for spilled ids; a push that finds it full is a "
                   "simulation error",
            .paper_ref = "HWWL §III-A, §III-D", .unbounded_ok = true, .min_value = 0,
-           .max_value = 1e12});
+           .max_value = 1e12, .read_when = {{"worklist", {"banks"}}, {"bank_entries", {"unbounded"}, false}}});
     t.add(&HwwlParams::lsu_queue,
           {.name = "lsu_queue", .unit = "requests",
            .doc = "load-store queue entries per core, one per line request in flight (a "
@@ -95,7 +100,8 @@ const ParamTable<HwwlParams>& HwwlParams::params() {
                   "empty bank that cannot start its refill returns WAIT (interval refills are "
                   "bounded by free load-store queue entries only)",
            .paper_ref = "HWWL §III-D (\"up to a limit\"; value: tbdse assumption)",
-           .min_value = 1, .max_value = 1e6});
+           .min_value = 1, .max_value = 1e6,
+           .read_when = {{"worklist", {"banks"}}, {"bank_entries", {"unbounded"}, false}, {"refill", {"on_demand"}}}});
     t.add(&HwwlParams::wait_spin,
           {.name = "wait_spin", .unit = "instructions",
            .doc = "instructions a warp whose threads all pulled WAIT spends before pulling "
@@ -178,7 +184,8 @@ const ParamTable<SoftwareParams>& SoftwareParams::params() {
     t.add(&SoftwareParams::donate_instructions,
           {.name = "donate_instructions", .unit = "instructions",
            .doc = "data with work_donating: instructions per item to estimate, donate or take it",
-           .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6});
+           .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6,
+           .read_when = {{"work_donating", {"true"}}}});
     t.add(&SoftwareParams::sample_every,
           {.name = "sample_every", .unit = "cycles",
            .doc = "cycles between samples of active threads when recorded",
