@@ -312,7 +312,12 @@ def list_schemes() -> pd.DataFrame:
                     "default": p["default"] if p else None,
                     "unit": p["unit"] if p else None,
                     "choices": ", ".join(p["choices"]) if p else None,
-                    "doc": p["doc"] if p else None,
+                    "doc": (
+                        p["doc"]
+                        + (f"; read only when {p['read_when_text']}" if p["read_when_text"] else "")
+                        if p
+                        else None
+                    ),
                     "paper_ref": (p["paper_ref"] if p else None) or meta["paper_ref"],
                 }
             )
