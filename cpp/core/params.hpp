@@ -102,10 +102,14 @@ inline void decode_value(std::string& v, const ParamInfo& info, double value) {
 template <class P>
 class ParamTable {
  public:
-  // Binds a member of type int64_t, double, bool or std::string (a choice).
-  // The accessors are made here, for that member's type only.
-  template <class T>
-  ParamTable& add(T P::*member, ParamInfo info) {
+  // Binds a member of type int64_t, double, bool or std::string (a choice),
+  // of P or of a base of P (one struct's fields shared by schemes whose
+  // tables list different ones).  The accessors are made here, for that
+  // member's type only.
+  template <class T, class B>
+  ParamTable& add(T B::*base_member, ParamInfo info) {
+    static_assert(std::is_base_of_v<B, P>, "a member of P or of a base of P");
+    T P::*member = base_member;
     if constexpr (std::is_same_v<T, std::int64_t>) info.kind = ParamKind::INT;
     else if constexpr (std::is_same_v<T, double>) info.kind = ParamKind::FLOAT;
     else if constexpr (std::is_same_v<T, bool>) info.kind = ParamKind::BOOL;

@@ -133,32 +133,38 @@ void check_redistribution(const HwwlParams& p) {
                       std::to_string(p.transfers_per_bank));
 }
 
-const ParamTable<SoftwareParams>& SoftwareParams::params() {
-  static const ParamTable<SoftwareParams> table = [] {
-    ParamTable<SoftwareParams> t;
+namespace {
+
+// The software worklists' table: topology-driven kernels check each node
+// (check_instructions) and never pull or push; data-driven ones pull, push and
+// may donate work, and check nothing (issue 29: a scheme lists only the
+// parameters it reads).
+template <class P>
+ParamTable<P> software_table(bool data) {
+    ParamTable<P> t;
     t.add(&SoftwareParams::relaunch_cycles,
           {.name = "relaunch_cycles", .unit = "cycles",
            .doc = "each super-step's kernel launch; auto = the GPU's host_launch_us",
            .paper_ref = "HWWL §II-A, Fig. 1-2", .auto_ok = true, .min_value = 0,
            .max_value = 1e12});
-    t.add(&SoftwareParams::pull_instructions,
+    if (data) t.add(&SoftwareParams::pull_instructions,
           {.name = "pull_instructions", .unit = "instructions",
            .doc = "data: per id read from the pull worklist (index step, test against the "
                   "list's length, slot address, the load of the id)",
            .paper_ref = "HWWL Fig. 2; LonestarGPU Worklist2::pop_id (docs/models/hwwl.md)",
            .min_value = 0, .max_value = 1e6});
-    t.add(&SoftwareParams::check_instructions,
+    if (!data) t.add(&SoftwareParams::check_instructions,
           {.name = "check_instructions", .unit = "instructions",
            .doc = "topology: checking whether a thread's node is active (plus one load)",
            .paper_ref = "HWWL Fig. 1a (tbdse assumption)", .min_value = 0, .max_value = 1e6});
-    t.add(&SoftwareParams::push_instructions,
+    if (data) t.add(&SoftwareParams::push_instructions,
           {.name = "push_instructions", .unit = "instructions",
            .doc = "data: per thread of a warp's atomic-reduced push (warp scan of push "
                   "counts, leader test, broadcast of the tail, offset), run by every thread "
                   "each iteration when the operator can push; then one atomic per warp",
            .paper_ref = "HWWL §II-C; LonestarGPU Worklist::setup_push_warp (docs/models/hwwl.md)",
            .min_value = 0, .max_value = 1e6});
-    t.add(&SoftwareParams::store_instructions,
+    if (data) t.add(&SoftwareParams::store_instructions,
           {.name = "store_instructions", .unit = "instructions",
            .doc = "data: per pushed id (slot index, address, store)",
            .paper_ref = "LonestarGPU Worklist::do_push (docs/models/hwwl.md)", .min_value = 0,
@@ -176,12 +182,12 @@ const ParamTable<SoftwareParams>& SoftwareParams::params() {
                   "its last warp ends",
            .paper_ref = "HWWL §II, Table II (LonestarGPU's kernels; size: tbdse assumption)",
            .min_value = 32, .max_value = 65536});
-    t.add(&SoftwareParams::work_donating,
+    if (data) t.add(&SoftwareParams::work_donating,
           {.name = "work_donating",
            .doc = "data: a block's threads share its items through a donation list in shared "
                   "memory (a thread done early takes more); false: a contiguous share each",
            .paper_ref = "HWWL §II-C, Table I (WDO)"});
-    t.add(&SoftwareParams::donate_instructions,
+    if (data) t.add(&SoftwareParams::donate_instructions,
           {.name = "donate_instructions", .unit = "instructions",
            .doc = "data with work_donating: instructions per item to estimate, donate or take it",
            .paper_ref = "HWWL §II-C (tbdse assumption)", .min_value = 0, .max_value = 1e6,
@@ -195,7 +201,17 @@ const ParamTable<SoftwareParams>& SoftwareParams::params() {
            .doc = "compare final node values (BFS/SSSP distances) with a reference solution",
            .paper_ref = "tbdse"});
     return t;
-  }();
+}
+
+}  // namespace
+
+const ParamTable<TopologyParams>& TopologyParams::params() {
+  static const ParamTable<TopologyParams> table = software_table<TopologyParams>(false);
+  return table;
+}
+
+const ParamTable<DataParams>& DataParams::params() {
+  static const ParamTable<DataParams> table = software_table<DataParams>(true);
   return table;
 }
 
