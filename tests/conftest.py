@@ -42,6 +42,18 @@ def make_gpu(sms: int = 1, tb_slots: int = 1, **fields: Any) -> td.Gpu:
     return td.gpus.custom("test", sms=sms, tb_slots=tb_slots, **values)
 
 
+def read_scheme(name: str, **params: Any) -> td.Scheme:
+    """Scheme ``name`` with ``params``, less those the others leave unread
+    (level_bound under LRR, ...): property tests draw every knob, and tbdse
+    refuses a knob set where the run does not read it (issue 29)."""
+    from tbdse._plan import unread_params
+
+    values = {p["name"]: p["default"] for p in td.schemes.info(name)["params"]}
+    values.update(params)
+    unread = {n for n, _ in unread_params(name, values, list(params))}
+    return td.Scheme(name, **{k: v for k, v in params.items() if k not in unread})
+
+
 @pytest.fixture
 def gpu_factory():
     """``gpu_factory(sms, tb_slots, **fields)``: see :func:`make_gpu`."""

@@ -27,7 +27,7 @@ SAMPLE = HEAD + textwrap.dedent(
       space:
         node_buffer: {int: [16, 512], log: true}
         level_bound: {int: [1, 6]}
-        policy: [lrr, lvl]
+        prefetch: [true, false]
       n: 12
       method: lhs
     outputs:

@@ -33,7 +33,7 @@ FAILING = textwrap.dedent(
       cost: {{model: lognormal, mean: 10, sigma: 0.5}}
     schemes:
       - {{name: wireframe, node_buffer: 2, edge_buffer: 8, chunk_bytes: 8, when_pub_full: stall}}
-      - dataflow_ideal
+      - {{name: dataflow_ideal, policy: lvl}}  # LRR would not read the level_bound axis
     grid: {{pending_updates: [0, 4, unbounded], level_bound: [2, 3]}}
     replicates: 2
     on_error: record
@@ -51,7 +51,7 @@ def failing_frame() -> pd.DataFrame:
             td.Scheme(
                 "wireframe", node_buffer=2, edge_buffer=8, chunk_bytes=8, when_pub_full="stall"
             ),
-            "dataflow_ideal",
+            td.Scheme("dataflow_ideal", policy="lvl"),  # LRR does not read level_bound
         ],
         grid={"pending_updates": [0, 4, "unbounded"], "level_bound": [2, 3]},
         replicates=2,

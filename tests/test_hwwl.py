@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import read_scheme
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -93,7 +94,7 @@ def test_generated_graphs_conserve_work_and_respect_banks(
 ) -> None:
     make = td.workloads.bfs if operator == "bfs" else td.workloads.sssp
     wl = make(graph="uniform", nodes=nodes, degree=degree, seed=seed, symmetric=True)
-    hw = td.Scheme(
+    hw = read_scheme(  # refill is unread with unbounded banks: dropped there
         "hwwl", redistribution=scheme, refill=refill, buffering=buffering, bank_entries=entries
     )
     r = td.simulate(wl, gpu(sms=2, threads_per_sm=256), hw)  # results checked inside

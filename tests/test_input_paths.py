@@ -295,7 +295,7 @@ def test_a_gpu_field_no_scheme_reads_is_an_error(tmp_path: Path) -> None:
     wl = W.lonestar("bh", 256)
     with raises("GPU 'gpgpusim_hwwl' sets 'mem_latency', which no scheme of this run (hwwl)"):
         td.simulate(wl, td.gpus.gpgpusim_hwwl(mem_latency=1), td.Scheme("hwwl"))
-    with raises("set a field they read: amo_cycles, clock_mhz"):
+    with raises("set a field they read: clock_mhz, dram_channel_gbps"):
         td.sweep(wl, td.gpus.gpgpusim_hwwl().replace(mem_bandwidth=1.0), "hwwl")
     with raises("sets 'lanes', which no scheme of this run (cdp)"):
         td.simulate(W.chain(2, cost=10), td.gpus.custom("c", lanes=64), td.Scheme("cdp"))

@@ -19,7 +19,7 @@ pytest.importorskip("optuna")
 WORKLOAD = td.workloads.wavefront(12, 12, cost=td.cost.lognormal(1000, 0.3))
 SPACE: dict[str, Any] = {
     "node_buffer": td.space.Int(16, 512, log=True),
-    "policy": ["lrr", "lvl"],
+    "prefetch": [True, False],  # not policy: LRR does not read level_bound (refused)
     "level_bound": td.space.Int(1, 6),
 }
 GOALS = {"speedup": "max", "makespan_us": "min"}
@@ -39,7 +39,7 @@ def test_trials_come_back_as_rows_within_the_space(sampler: str) -> None:
     assert sorted(df["trial"]) == list(range(16)) and (df["trial_state"] == "complete").all()
     assert df["node_buffer"].astype(int).between(16, 512).all()
     assert df["level_bound"].astype(int).between(1, 6).all()
-    assert set(df["policy"]) <= {"lrr", "lvl"} and df["speedup"].notna().all()
+    assert set(df["prefetch"]) <= {True, False} and df["speedup"].notna().all()
     again = run_search(sampler=sampler)
     pd.testing.assert_frame_equal(df, again)  # seeded: the same trials and rows
 
@@ -56,10 +56,10 @@ def test_a_point_asked_twice_is_simulated_once(
 
     monkeypatch.setattr(runner_module.Runner, "run", counting)
     # A space of 2 x 2 points searched for 12 trials: at most 4 distinct points run
-    small = {"policy": ["lrr", "lvl"], "level_bound": [2, 3]}
+    small = {"prefetch": [True, False], "level_bound": [2, 3]}
     df = run_search(space=small, trials=12, batch=4, sampler="random", store=tmp_path / "s")
     assert len(df) == 12
-    points = df[["policy", "level_bound"]].drop_duplicates()
+    points = df[["prefetch", "level_bound"]].drop_duplicates()
     main_runs = sum(simulated)
     assert main_runs <= 2 * len(points)  # each distinct point once (with its baseline run)
     # a second search reads every point from the store

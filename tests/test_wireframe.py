@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import make_gpu
+from conftest import make_gpu, read_scheme
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +21,7 @@ W = td.workloads
 
 
 def wireframe(**params: Any) -> td.Scheme:
-    return td.Scheme("wireframe", **params)
+    return read_scheme("wireframe", **params)  # less the knobs the others leave unread
 
 
 # ------------------------------------------------------------------------ golden
@@ -370,7 +370,7 @@ def test_unbounded_buffers_equal_dataflow_ideal(
         timeline=True,
     )
     ideal = td.simulate(
-        wl, gpu, td.Scheme("dataflow_ideal", policy=policy, level_bound=bound), timeline=True
+        wl, gpu, read_scheme("dataflow_ideal", policy=policy, level_bound=bound), timeline=True
     )
     assert wf.makespan_cycles == ideal.makespan_cycles
     # Nothing waits for the buffer (tasks LVL holds back are not buffer stalls).

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import make_gpu
+from conftest import make_gpu, read_scheme
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_wireframe import dags, size
@@ -178,7 +178,8 @@ def test_spill_never_deadlocks(
     n, edges = dag
     costs = np.random.default_rng(seed).integers(1, 50, n)
     wl = W.from_edges(edges, n, cost=td.cost.array(costs))
-    scheme = td.schemes.Wireframe(
+    scheme = read_scheme(  # less the knobs the others leave unread (issue 29)
+        "wireframe",
         policy=policy,
         level_bound=bound,
         node_buffer=node_buffer,

@@ -50,6 +50,16 @@ py::dict describe(const ParamInfo& info, double default_value) {
   d["min"] = info.min_value;
   d["max"] = info.max_value;
   d["default"] = decode(info, default_value);
+  py::list read_when;
+  for (const ReadWhen& w : info.read_when) {
+    py::dict c;
+    c["param"] = w.param;
+    c["values"] = w.values;
+    c["among"] = w.among;
+    read_when.append(c);
+  }
+  d["read_when"] = read_when;
+  d["read_when_text"] = read_when_words(info);
   return d;
 }
 

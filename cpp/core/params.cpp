@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace tbdse {
 
@@ -41,7 +42,86 @@ std::string range_words(const ParamInfo& info) {
   return out;
 }
 
+// The encoded value of `text` as a user writes it for `info` (a table's
+// read_when values); a value the parameter cannot take is a bug in the table.
+double encode_text(const ParamInfo& info, const std::string& text) {
+  if (text == "unbounded") return kUnboundedValue;
+  if (text == "auto") return kAutoValue;
+  if (info.kind == ParamKind::BOOL) {
+    if (text == "true" || text == "false") return text == "true" ? 1.0 : 0.0;
+  } else if (info.kind == ParamKind::CHOICE) {
+    for (std::size_t c = 0; c < info.choices.size(); ++c)
+      if (info.choices[c] == text) return static_cast<double>(c);
+  } else {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size()) return v;
+  }
+  throw std::logic_error("read_when value '" + text + "' is not a value of parameter '" +
+                         info.name + "'");
+}
+
+// An encoded value as a user writes it: 'lvl', true, 'unbounded', 'auto', 4.
+std::string value_text(const ParamInfo& info, double v) {
+  if (std::isinf(v) && v > 0) return "'unbounded'";
+  if (info.auto_ok && v == kAutoValue) return "'auto'";
+  if (info.kind == ParamKind::BOOL) return v != 0.0 ? "true" : "false";
+  if (info.kind == ParamKind::CHOICE) return "'" + info.choices.at(static_cast<std::size_t>(v)) + "'";
+  return format_number(v);
+}
+
+std::size_t index_of(const std::vector<ParamInfo>& infos, const std::string& name) {
+  for (std::size_t i = 0; i < infos.size(); ++i)
+    if (infos[i].name == name) return i;
+  throw std::logic_error("read_when names an unknown parameter '" + name + "'");
+}
+
 }  // namespace
+
+std::string read_when_words(const ParamInfo& info) {
+  std::string out;
+  for (const ReadWhen& w : info.read_when) {
+    std::vector<std::string> shown;
+    for (const std::string& t : w.values) {
+      const bool bare = t == "true" || t == "false" ||
+                        t.find_first_not_of("0123456789.-e") == std::string::npos;
+      shown.push_back(bare ? t : "'" + t + "'");
+    }
+    out += (out.empty() ? "" : " and ") + w.param + (w.among ? " is " : " is not ") +
+           join_names(shown, " or ");
+  }
+  return out;
+}
+
+bool param_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
+                std::size_t i, std::string* why) {
+  for (const ReadWhen& w : infos.at(i).read_when) {
+    const std::size_t j = index_of(infos, w.param);
+    bool among = false;
+    for (const std::string& t : w.values) among = among || encode_text(infos[j], t) == values[j];
+    if (among != w.among) {
+      if (why) *why = w.param + " = " + value_text(infos[j], values[j]);
+      return false;
+    }
+  }
+  return true;
+}
+
+void check_params_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
+                       std::span<const std::size_t> given, std::string_view owner) {
+  for (const std::size_t g : given) {
+    std::string why;
+    if (param_read(infos, values, g, &why)) continue;
+    std::vector<std::string> read;
+    for (std::size_t i = 0; i < infos.size(); ++i)
+      if (param_read(infos, values, i)) read.push_back(infos[i].name);
+    throw ConfigError(std::string(owner) + " parameter '" + infos[g].name +
+                      "' is read only when " + read_when_words(infos[g]) + "; " + why +
+                      " leaves it unread, so setting it would change nothing (drop it, or "
+                      "change " + why.substr(0, why.find(' ')) + "); this run reads: " +
+                      (read.empty() ? std::string("(none)") : join_names(read, ", ")));
+  }
+}
 
 void check_param_value(const ParamInfo& info, double value, std::string_view owner) {
   const auto fail = [&](const std::string& got) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <functional>
@@ -29,6 +30,15 @@ inline constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::ma
 inline constexpr double kAutoValue = -1.0;
 inline constexpr std::int64_t kAuto = -1;
 
+// A condition under which a parameter is read: `param`'s value is (among) or
+// is not (!among) one of `values`, written as a user writes them: a choice's
+// name, "true"/"false", "unbounded", "auto" or a number.
+struct ReadWhen {
+  std::string param;
+  std::vector<std::string> values;
+  bool among = true;
+};
+
 struct ParamInfo {
   std::string name;
   ParamKind kind = ParamKind::INT;
@@ -40,6 +50,10 @@ struct ParamInfo {
   bool auto_ok = false;              // "auto" (-1) is a valid value
   double min_value = -std::numeric_limits<double>::infinity();
   double max_value = std::numeric_limits<double>::infinity();
+  // The run reads this parameter only when every condition holds (empty:
+  // always).  A value a user sets where one fails changes nothing, so it is
+  // refused (check_params_read) rather than silently ignored.
+  std::vector<ReadWhen> read_when;
 };
 
 // Checks `value` against `info`; throws ConfigError naming `owner` and the
@@ -49,6 +63,21 @@ void check_param_value(const ParamInfo& info, double value, std::string_view own
 // Index of `name` in `infos`, or ConfigError listing the valid names.
 std::size_t find_param(const std::vector<ParamInfo>& infos, std::string_view name,
                        std::string_view owner);
+
+// "policy is 'lvl'", "pending_updates is not 'unbounded'": the conditions of
+// `info` joined by " and " ("" when it is always read).
+std::string read_when_words(const ParamInfo& info);
+
+// Whether parameter `i` is read at encoded `values` (one per info); when not,
+// `why` (if given) gets the failing condition's value, e.g. "policy = 'fifo'".
+bool param_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
+                std::size_t i, std::string* why = nullptr);
+
+// ConfigError when a parameter in `given` (indices a user set explicitly) is
+// not read at `values`, naming it, the value that makes it unread and the
+// parameters the run reads.  Defaults are never refused.
+void check_params_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
+                       std::span<const std::size_t> given, std::string_view owner);
 
 // A value as the encoded double, and back (see the comment at the top).
 inline double encode_value(const std::int64_t& v, const ParamInfo&) {
@@ -73,10 +102,14 @@ inline void decode_value(std::string& v, const ParamInfo& info, double value) {
 template <class P>
 class ParamTable {
  public:
-  // Binds a member of type int64_t, double, bool or std::string (a choice).
-  // The accessors are made here, for that member's type only.
-  template <class T>
-  ParamTable& add(T P::*member, ParamInfo info) {
+  // Binds a member of type int64_t, double, bool or std::string (a choice),
+  // of P or of a base of P (one struct's fields shared by schemes whose
+  // tables list different ones).  The accessors are made here, for that
+  // member's type only.
+  template <class T, class B>
+  ParamTable& add(T B::*base_member, ParamInfo info) {
+    static_assert(std::is_base_of_v<B, P>, "a member of P or of a base of P");
+    T P::*member = base_member;
     if constexpr (std::is_same_v<T, std::int64_t>) info.kind = ParamKind::INT;
     else if constexpr (std::is_same_v<T, double>) info.kind = ParamKind::FLOAT;
     else if constexpr (std::is_same_v<T, bool>) info.kind = ParamKind::BOOL;

@@ -55,11 +55,15 @@ SchemeConfig make_scheme_config(std::string_view name,
   const SchemeInfo& info = scheme_registry().get(name);
   SchemeConfig config{&info, info.defaults};
   const std::string owner = "scheme '" + info.name + "'";
+  std::vector<std::size_t> given;
   for (const auto& [key, value] : params) {
     const std::size_t i = find_param(info.params, key, owner);
     check_param_value(info.params[i], value, owner);
     config.values[i] = value;
+    given.push_back(i);
   }
+  // A value set where the run does not read it would change nothing (issue 29).
+  check_params_read(info.params, config.values, given, owner);
   return config;
 }
 

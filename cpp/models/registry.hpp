@@ -34,7 +34,9 @@ SchemeRegistry& scheme_registry();
 void register_builtin_schemes();
 
 // A scheme configuration from name=value pairs over the defaults (values
-// encoded as in ParamTable); ConfigError for unknown names or invalid values.
+// encoded as in ParamTable); ConfigError for unknown names or invalid values,
+// and for a parameter given where the others' values leave it unread
+// (ParamInfo::read_when): pass only the parameters a user set.
 SchemeConfig make_scheme_config(std::string_view name,
                                 std::span<const std::pair<std::string, double>> params = {});
 

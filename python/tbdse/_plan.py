@@ -262,7 +262,7 @@ class Plan:
         return _core.Sweep(
             [w.core_tuple() for w in self.workloads],
             [(g.name, g.encoded()) for g in self.gpus],
-            [(s.name, s.encoded()) for s in self.schemes],
+            [(s.name, s.given_encoded()) for s in self.schemes],
             [w.core_cost() for w in self.workloads],
             self.workload_of.astype(i32),
             self.gpu_of.astype(i32),
@@ -390,6 +390,77 @@ def _check_gpu_fields(
             )
 
 
+def _condition_value(info: Mapping[str, Any], text: str) -> float:
+    """A read_when value (as the core's table writes it) encoded like a user's."""
+    value: Any = text
+    if info["kind"] == "bool":
+        value = text == "true"
+    elif info["kind"] in ("int", "float") and text not in ("unbounded", "auto"):
+        value = float(text)
+    return encode(info, value, "read_when")
+
+
+def unread_params(
+    scheme: str, values: Mapping[str, Any], names: Sequence[str]
+) -> list[tuple[str, str]]:
+    """(parameter, why) for each of ``names`` that scheme ``scheme`` does not
+    read at ``values`` (every parameter's value): the core's read_when
+    conditions (cpp/core/params.hpp), e.g. ('level_bound', "policy is 'lrr'")."""
+    infos = {p["name"]: p for p in scheme_info(scheme)["params"]}
+    out = []
+    for name in names:
+        for cond in infos[name]["read_when"]:
+            other = infos[cond["param"]]
+            have = encode(other, values[cond["param"]], f"scheme '{scheme}'")
+            among = any(have == _condition_value(other, t) for t in cond["values"])
+            if among != cond["among"]:
+                out.append((name, f"{cond['param']} is {values[cond['param']]!r}"))
+                break
+    return out
+
+
+def _watched(s: Scheme, swept: set[str]) -> list[str]:
+    """The swept parameters of ``s`` that have read conditions.  (A given one
+    whose condition a swept one decides is read at some points, and repeats no
+    run where it is not: allowed.)"""
+    infos = scheme_info(s.name)["params"]
+    return [p["name"] for p in infos if p["read_when"] and p["name"] in swept]
+
+
+def refuse_unread(s: Scheme, point: Mapping[str, Any], where: str) -> None:
+    """ConfigError when a parameter swept at this ``point`` of a sweep or space
+    is not read there (its conditions fail on ``s``'s parameters or on another
+    swept one): such runs would repeat each other (issue 29).  ``where`` names
+    the sweep or space."""
+    values = {**s.params, **point}
+    unread = unread_params(s.name, values, _watched(s, set(point)))
+    if not unread:
+        return
+    name, why = unread[0]
+    conditions = next(p for p in scheme_info(s.name)["params"] if p["name"] == name)
+    shown = ", ".join(f"{k}={v!r}" for k, v in point.items())
+    every = [p["name"] for p in scheme_info(s.name)["params"]]
+    reads = [n for n in every if not unread_params(s.name, values, [n])]
+    raise ConfigError(
+        f"{where} sets '{name}' for scheme '{s.name}' where it is not read: '{name}' is read only "
+        f"when {conditions['read_when_text']}, and at the point ({shown}) {why}, so those runs "
+        f"would repeat each other; sweep '{name}' only with schemes and points where it is read "
+        f"(docs/experiments.md, \"Parameters a run does not read\"); scheme '{s.name}' reads "
+        f"there: {', '.join(reads)}"
+    )
+
+
+def _check_scheme_axes(schemes: Sequence[Scheme], axes: Axes) -> None:
+    """Every scheme axis is read at every point of every scheme that has it."""
+    for s in schemes:
+        cols = [j for j in axes.columns("scheme") if axes.keys[j].name in s.params]
+        if not cols or not _watched(s, {axes.keys[j].name for j in cols}):
+            continue
+        for row in np.unique(axes.points[:, cols], axis=0):
+            point = {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, row, strict=True)}
+            refuse_unread(s, point, "a sweep")
+
+
 def _check_run_count(
     workloads: Sequence[Workload],
     gpus: Sequence[Gpu],
@@ -468,6 +539,7 @@ def build_plan(
     )
     _check_gpu_axes([*schemes, *baselines], axes, traits)
     _check_gpu_fields(gpus, [*schemes, *baselines], traits)
+    _check_scheme_axes(schemes, axes)
     _check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}

@@ -429,28 +429,14 @@ class Topology(Scheme):
     Keyword arguments:
         relaunch_cycles [cycles]: each super-step's kernel launch; auto = the GPU's
             host_launch_us; default 'auto' (HWWL §II-A, Fig. 1-2).
-        pull_instructions [instructions]: data: per id read from the pull worklist (index step,
-            test against the list's length, slot address, the load of the id); default 7 (HWWL
-            Fig. 2; LonestarGPU Worklist2::pop_id (docs/models/hwwl.md)).
         check_instructions [instructions]: topology: checking whether a thread's node is active
             (plus one load); default 4 (HWWL Fig. 1a (tbdse assumption)).
-        push_instructions [instructions]: data: per thread of a warp's atomic-reduced push (warp
-            scan of push counts, leader test, broadcast of the tail, offset), run by every
-            thread each iteration when the operator can push; then one atomic per warp; default
-            17 (HWWL §II-C; LonestarGPU Worklist::setup_push_warp (docs/models/hwwl.md)).
-        store_instructions [instructions]: data: per pushed id (slot index, address, store);
-            default 4 (LonestarGPU Worklist::do_push (docs/models/hwwl.md)).
         lsu_queue [requests]: load-store queue entries per core, one per line request in flight
             (as for hwwl); default 64 (HWWL §III-D (size: tbdse assumption)).
         block_threads [threads]: threads per thread block of each super-step's kernel; a core
             runs whole blocks (at most tb_slots, threads_per_sm), and a block's place frees when
             its last warp ends; default 256 (HWWL §II, Table II (LonestarGPU's kernels; size:
             tbdse assumption)).
-        work_donating: data: a block's threads share its items through a donation list in shared
-            memory (a thread done early takes more); false: a contiguous share each; default
-            False (HWWL §II-C, Table I (WDO)).
-        donate_instructions [instructions]: data with work_donating: instructions per item to
-            estimate, donate or take it; default 6 (HWWL §II-C (tbdse assumption)).
         sample_every [cycles]: cycles between samples of active threads when recorded; default
             500 (HWWL Fig. 8).
         check_results: compare final node values (BFS/SSSP distances) with a reference solution;
@@ -465,28 +451,18 @@ class Topology(Scheme):
         *,
         label: str | None = None,
         relaunch_cycles: int | Literal["auto"] = "auto",
-        pull_instructions: int = 7,
         check_instructions: int = 4,
-        push_instructions: int = 17,
-        store_instructions: int = 4,
         lsu_queue: int = 64,
         block_threads: int = 256,
-        work_donating: bool = False,
-        donate_instructions: int = 6,
         sample_every: int = 500,
         check_results: bool = True,
     ) -> None:
         super().__init__(
             label=label,
             relaunch_cycles=relaunch_cycles,
-            pull_instructions=pull_instructions,
             check_instructions=check_instructions,
-            push_instructions=push_instructions,
-            store_instructions=store_instructions,
             lsu_queue=lsu_queue,
             block_threads=block_threads,
-            work_donating=work_donating,
-            donate_instructions=donate_instructions,
             sample_every=sample_every,
             check_results=check_results,
         )
@@ -501,8 +477,6 @@ class Data(Scheme):
         pull_instructions [instructions]: data: per id read from the pull worklist (index step,
             test against the list's length, slot address, the load of the id); default 7 (HWWL
             Fig. 2; LonestarGPU Worklist2::pop_id (docs/models/hwwl.md)).
-        check_instructions [instructions]: topology: checking whether a thread's node is active
-            (plus one load); default 4 (HWWL Fig. 1a (tbdse assumption)).
         push_instructions [instructions]: data: per thread of a warp's atomic-reduced push (warp
             scan of push counts, leader test, broadcast of the tail, offset), run by every
             thread each iteration when the operator can push; then one atomic per warp; default
@@ -535,7 +509,6 @@ class Data(Scheme):
         label: str | None = None,
         relaunch_cycles: int | Literal["auto"] = "auto",
         pull_instructions: int = 7,
-        check_instructions: int = 4,
         push_instructions: int = 17,
         store_instructions: int = 4,
         lsu_queue: int = 64,
@@ -549,7 +522,6 @@ class Data(Scheme):
             label=label,
             relaunch_cycles=relaunch_cycles,
             pull_instructions=pull_instructions,
-            check_instructions=check_instructions,
             push_instructions=push_instructions,
             store_instructions=store_instructions,
             lsu_queue=lsu_queue,

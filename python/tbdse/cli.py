@@ -115,7 +115,8 @@ def _list(what: str) -> None:
             for p in meta["params"]:
                 choices = f" (one of {', '.join(p['choices'])})" if p["choices"] else ""
                 unit = f" {p['unit']}" if p["unit"] else ""
-                out.item(f"{p['name']} = {p['default']}{unit}{choices}: {p['doc']}", 4, 4)
+                when = f"; read only when {p['read_when_text']}" if p["read_when_text"] else ""
+                out.item(f"{p['name']} = {p['default']}{unit}{choices}: {p['doc']}{when}", 4, 4)
             out.item(f"reports: {', '.join(s['name'] for s in meta['stats'])}", 4, 4)
     elif what == "gpus":
         table = td.gpus.list_presets().astype(object).T  # integers stay integers

@@ -98,7 +98,9 @@ class Experiment:
         zipped = self.zip
         if self.search is not None:
             from tbdse import space
+            from tbdse.search import check_space_reads
 
+            check_space_reads(self.schemes, self.search.space)
             zipped = space.sample(self.search.space, 1, "random", seed=self.seed)
         # A swept workload parameter runs its generator again, which may read a file.
         with _inputs.input_root(self.input_root):

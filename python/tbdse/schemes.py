@@ -93,8 +93,11 @@ _MEMORY_FIELDS = frozenset(
         "dram_latency",
     }
 )
+# mem_latency is Wireframe's (its chunk fetches and spilled updates); the
+# engine times a TB's memory through the hierarchy, with footprints
+# (tests/test_knobs_move.py found no other TB scheme it moved).
 _NOT_READ_BY_TB_ENGINE = (
-    frozenset({"lanes", "issue_width", "amo_cycles"}) | _MEMORY_FIELDS  # worklist-only, memory
+    frozenset({"lanes", "issue_width", "amo_cycles", "mem_latency"}) | _MEMORY_FIELDS
 )
 # VGIW's three machines take one SM's L1/L2 and the DRAM latency from the GPU
 # (cpp/models/vgiw/memory.cpp); DRAM bandwidth is their own parameter.
@@ -110,7 +113,15 @@ _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
 # runtime's atomics slow with the application's traffic over mem_bandwidth
 # under either SM model (juggler.cpp).
 _TB_SCHEME_EXTRA: dict[str, frozenset[str]] = {
-    "juggler": frozenset({"amo_cycles", "mem_bandwidth"})
+    "juggler": frozenset({"amo_cycles", "mem_bandwidth"}),
+    "wireframe": frozenset({"mem_latency"}),
+}
+# The hardware worklist's warps stay resident (no blocks, so no tb_slots) and
+# pull without atomics; topology-driven kernels push nothing, so take no
+# atomic (cpp/models/hwwl: only software_machine's pushes read amo_cycles).
+_WORKLIST_UNREAD: dict[str, frozenset[str]] = {
+    "hwwl": frozenset({"amo_cycles", "tb_slots"}),
+    "topology": frozenset({"amo_cycles"}),
 }
 # Read by the TB engine only under sm_model 'shared' (docs/simulation.md "Timing models").
 _SHARED_ONLY = frozenset({"sm_saturation", "sm_share", "mem_bandwidth"})
@@ -146,7 +157,7 @@ def gpu_fields_read(
             | (_ISSUE_RATE_FIELDS if issue_rates and shared else frozenset())
         )
     if kind == "worklist":
-        return _WORKLIST_FIELDS | _MEMORY_FIELDS
+        return (_WORKLIST_FIELDS | _MEMORY_FIELDS) - _WORKLIST_UNREAD.get(name, frozenset())
     return every - _MEMORY_FIELDS
 
 
@@ -251,6 +262,11 @@ class Scheme:
         (a user policy names its p0..p3; tbdse.policies)."""
         return name
 
+    def given_encoded(self) -> dict[str, float]:
+        """The parameters given at construction, encoded: what the core checks
+        as set by the user (a default is never refused as unread)."""
+        return encode_all(info(self.name)["params"], self._given, f"scheme '{self.name}'")
+
     def key(self) -> tuple[Any, ...]:
         return (self.name, tuple(sorted(self.params.items())), self._label)
 
@@ -312,7 +328,12 @@ def list_schemes() -> pd.DataFrame:
                     "default": p["default"] if p else None,
                     "unit": p["unit"] if p else None,
                     "choices": ", ".join(p["choices"]) if p else None,
-                    "doc": p["doc"] if p else None,
+                    "doc": (
+                        p["doc"]
+                        + (f"; read only when {p['read_when_text']}" if p["read_when_text"] else "")
+                        if p
+                        else None
+                    ),
                     "paper_ref": (p["paper_ref"] if p else None) or meta["paper_ref"],
                 }
             )

@@ -40,7 +40,7 @@ from tbdse._params import suggest
 from tbdse._plan import Axes, _value_identity, build_plan, namespaces
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.runner import GpuArg, Runner, SchemeArg, _listify, _normalise
-from tbdse.schemes import Scheme, as_scheme
+from tbdse.schemes import Scheme, as_scheme, info
 from tbdse.store import ResultsStore
 from tbdse.workloads.base import Workload
 
@@ -118,6 +118,47 @@ def _distributions(optuna: Any, space: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[name] = dists.CategoricalDistribution(list(param.options))
     return out
+
+
+def check_space_reads(schemes: Sequence[Scheme], space: Mapping[str, Any]) -> None:
+    """A space over a parameter together with one that decides whether it is
+    read (policy x level_bound) would search runs that repeat each other:
+    refused before any trial, at a representative of each choice and range
+    (its ends and any value a read condition names)."""
+    import itertools
+
+    from tbdse import space as spaces
+    from tbdse._plan import _watched, refuse_unread
+
+    params = spaces.checked(space)
+    for s in schemes:
+        mine = {n.removeprefix("scheme."): p for n, p in params.items()}
+        mine = {n: p for n, p in mine.items() if n in s.params}
+        watched = _watched(s, set(mine))
+        infos = {p["name"]: p for p in info(s.name)["params"]}
+        involved = set(watched) | {c["param"] for w in watched for c in infos[w]["read_when"]}
+        options: dict[str, list[Any]] = {}
+        for name in sorted(involved & set(mine)):
+            param = mine[name]
+            if isinstance(param, spaces.Choice):
+                options[name] = list(param.options)
+                continue
+            named = {
+                t
+                for w in watched
+                for c in infos[w]["read_when"]
+                if c["param"] == name
+                for t in c["values"]
+            }
+            inside = [
+                float(t)
+                for t in named
+                if t not in ("unbounded", "auto", "true", "false")
+                and param.low <= float(t) <= param.high
+            ]
+            options[name] = [param.low, param.high, *inside]
+        for combo in itertools.product(*options.values()):
+            refuse_unread(s, dict(zip(options, combo, strict=True)), "a design space")
 
 
 class _Evaluator:
@@ -228,6 +269,7 @@ def search(
     workloads, gpus, schemes = _normalise(workload, gpu, scheme)
     base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
     dists = _distributions(optuna, space)
+    check_space_reads(schemes, space)
     if study is None:
         study = optuna.create_study(
             directions=list(goals.values()),

@@ -21,7 +21,8 @@ const ParamTable<DataflowIdealParams>& DataflowIdealParams::params() {
                   "<= level_bound (0: one level at a time)",
            .paper_ref = "Wireframe §4.3, §5.1 (3)",
            .min_value = 0,
-           .max_value = 1e9});
+           .max_value = 1e9,
+           .read_when = {{"policy", {"lvl"}}}});
     return t;
   }();
   return table;

@@ -143,8 +143,14 @@ struct SoftwareParams {
   std::int64_t donate_instructions = 6;
   std::int64_t sample_every = 500;  // as for hwwl
   bool check_results = true;        // as for hwwl
+};
 
-  static const ParamTable<SoftwareParams>& params();
+// The tables of the two software schemes: each lists the fields it reads.
+struct TopologyParams : SoftwareParams {
+  static const ParamTable<TopologyParams>& params();
+};
+struct DataParams : SoftwareParams {
+  static const ParamTable<DataParams>& params();
 };
 
 }  // namespace tbdse::hwwl

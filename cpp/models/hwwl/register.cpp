@@ -60,12 +60,12 @@ void check_spin(const HwwlParams& p, const ResolvedRun& r) {
                     " a run may take (hours of simulation); use fewer instructions per item");
 }
 
-template <SoftwareMachine::Mode M>
+template <SoftwareMachine::Mode M, class P>
 SchemeInfo software(const char* name, const char* summary, const char* paper_ref) {
-  return describe_simulator<SoftwareParams>(
+  return describe_simulator<P>(
       name, summary, paper_ref, "worklist", hwwl::worklist_metrics(), SoftwareMachine::stat_info(),
-      [](const SoftwareParams&, const ResolvedRun& r) { (void)problem_of(r); },
-      [name](const SoftwareParams& p, const ResolvedRun& r, const RunOptions& o) {
+      [](const P&, const ResolvedRun& r) { (void)problem_of(r); },
+      [name](const P& p, const ResolvedRun& r, const RunOptions& o) {
         SoftwareMachine machine(M, p, problem_of(r), r.gpu, r, o.record);
         return machine.run(name, p.check_results, o.values);
       });
@@ -89,12 +89,12 @@ void register_hwwl_schemes(SchemeRegistry& registry) {
         return machine.run("hwwl", p.check_results, o.values);
       },
       [](const HwwlParams& p, const ResolvedRun& r) { return HwwlMachine::storage_bytes(p, r.gpu); }));
-  registry.add(software<SoftwareMachine::Mode::TOPOLOGY>(
+  registry.add(software<SoftwareMachine::Mode::TOPOLOGY, hwwl::TopologyParams>(
       "topology",
       "topology-driven software baseline: a kernel per super-step over every node, active "
       "nodes flagged",
       "HWWL §II-A, Fig. 1a"));
-  registry.add(software<SoftwareMachine::Mode::DATA>(
+  registry.add(software<SoftwareMachine::Mode::DATA, hwwl::DataParams>(
       "data",
       "data-driven software baseline: double-buffered worklist in memory, pulls split "
       "statically, pushes by one atomic per warp, a kernel per super-step",

@@ -30,7 +30,8 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
           {.name = "lrr_start",
            .doc = "lrr: where the workers' counters start: 'scattered' (a fixed hash of the "
                   "worker id), 'next' (own id + 1) or 'zero'",
-           .paper_ref = "Juggler §5.6", .choices = {"scattered", "next", "zero"}});
+           .paper_ref = "Juggler §5.6", .choices = {"scattered", "next", "zero"},
+           .read_when = {{"policy", {"lrr"}}}});
     t.add(&JugglerParams::poll_cycles,
           cycles("poll_cycles", "reading the worker's queue size IQS[i]", "Juggler §5.2, §5.3"));
     t.add(&JugglerParams::sleep_cycles,
@@ -51,7 +52,7 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
            .doc = "grr: cycles the global counter takes per same-address atomic; each resolve "
                   "round reserves its targets with one atomicAdd; auto = the GPU's amo_cycles",
            .paper_ref = "Juggler §5.4, §5.6", .auto_ok = true, .min_value = 0,
-           .max_value = 1e9});
+           .max_value = 1e9, .read_when = {{"policy", {"grr"}}}});
     t.add(&JugglerParams::runtime_contention,
           {.name = "runtime_contention",
            .doc = "resolve and enqueue costs x (1 + this x the running tasks' memory load over "

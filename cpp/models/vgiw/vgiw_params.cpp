@@ -139,7 +139,8 @@ const ParamTable<VgiwParams>& VgiwParams::params() {
     t.add(&VgiwParams::reconfig_cycles,
           {.name = "reconfig_cycles", .unit = "cycles",
            .doc = "cycles of one reconfiguration under reconfig_model 'fixed'",
-           .paper_ref = "VGIW §2 (34)", .min_value = 0, .max_value = 1e9});
+           .paper_ref = "VGIW §2 (34)", .min_value = 0, .max_value = 1e9,
+           .read_when = {{"reconfig_model", {"fixed"}}}});
     t.add(&VgiwParams::cvt_bits,
           {.name = "cvt_bits", .unit = "bits",
            .doc = "control vector table size: tiles of cvt_bits / blocks threads (a multiple of "

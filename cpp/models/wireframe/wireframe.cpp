@@ -22,7 +22,8 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
           {.name = "level_bound", .unit = "levels",
            .doc = "lvl: a node of level l issues only if l - (lowest running level) <= "
                   "level_bound (0: one level at a time)",
-           .paper_ref = "Wireframe §4.3, §5.1 (3)", .min_value = 0, .max_value = 1e9});
+           .paper_ref = "Wireframe §4.3, §5.1 (3)", .min_value = 0, .max_value = 1e9,
+           .read_when = {{"policy", {"lvl"}}}});
     t.add(&WireframeParams::node_buffer,
           {.name = "node_buffer", .unit = "entries",
            .doc = "Local Node Array size; auto = 128 (lvl) or 512 (lrr)",
@@ -45,7 +46,9 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
                   "request each, landing mem_latency later; never deadlocks) or 'stall' (it waits "
                   "for room; can deadlock)",
            .paper_ref = "Wireframe §4.2.2 (stall); spill: tbdse",
-           .choices = {"spill", "stall"}});
+           .choices = {"spill", "stall"},
+           // an unbounded PUB is never full
+           .read_when = {{"pending_updates", {"unbounded"}, false}}});
     t.add(&WireframeParams::insertion_buffer,
           {.name = "insertion_buffer", .unit = "nodes",
            .doc = "Node Insertion Buffer: fetched nodes waiting to be inserted; bounds the "
@@ -64,7 +67,9 @@ const ParamTable<WireframeParams>& WireframeParams::params() {
           {.name = "prefetch",
            .doc = "fetch the next chunk as soon as the insertion buffer has room (nodes wait "
                   "there for their slots); false: only when the node array has room for it all",
-           .paper_ref = "Wireframe §4.2.2, Fig. 7"});
+           .paper_ref = "Wireframe §4.2.2, Fig. 7",
+           // an unbounded node array always has room for a whole chunk
+           .read_when = {{"node_buffer", {"unbounded"}, false}}});
     t.add(&WireframeParams::edge_entry_bytes,
           {.name = "edge_entry_bytes", .unit = "bytes",
            .doc = "bytes per global edge-array entry, for counting edge fetch requests",

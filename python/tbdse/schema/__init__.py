@@ -72,6 +72,8 @@ def _registry_param(p: Mapping[str, Any]) -> dict[str, Any]:
     ref = p.get("paper_ref") or ""
     default = p.get("default")
     text = doc + (f" [{unit}]" if unit else "") + (f" ({ref})" if ref else "")
+    if p.get("read_when_text"):  # set where unread, it is refused (issue 29)
+        text += f"; read only when {p['read_when_text']}"
     if default is not None and not (isinstance(default, float) and not math.isfinite(default)):
         text += f"; default {default}"
     value["description"] = text
