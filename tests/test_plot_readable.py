@@ -144,10 +144,14 @@ def test_the_filter_and_the_baseline_are_under_the_title() -> None:
     _, ax = drawn()
     td.plot.line(grid_frame(), x="sms", y="speedup", hue="label",
                  where={"workload": "small", "gpu.tb_slots": [1]}, ax=ax)  # fmt: skip
-    title = ax.get_title()
+    title = " ".join(ax.get_title().split())  # wrapped to the panel's width
     assert "where workload = small, gpu.tb_slots = 1" in title
     assert "baseline: global_barrier" in title
     assert ax.get_ylabel() == "speed-up over global_barrier"
+    _, ax = drawn()
+    td.plot.line(grid_frame().assign(makespan_us=1.0), x="sms", y="makespan_us", hue="label",
+                 where={"workload": "small", "gpu.tb_slots": [1]}, ax=ax)  # fmt: skip
+    assert "baseline" not in ax.get_title()  # said only where a speed-up is shown
 
 
 def test_axis_names_come_from_the_parameter_tables() -> None:
@@ -173,3 +177,26 @@ def test_yaml_draws_pareto_and_scatter_kinds(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("[min, min]", "[min, most]"))
     with pytest.raises(td.ConfigError, match="direction of 'makespan_us' must be 'min' or 'max'"):
         td.experiment.load(path)
+
+
+def test_a_palette_keeps_colours_across_figures() -> None:
+    frame = grid_frame()
+    colours = {"a": "C3", "b": "C0"}
+    one = td.plot.bar(frame[frame.label == "b"], x="sms", y="speedup", hue="label",
+                      where={"gpu.tb_slots": 1, "workload": "small"}, palette=colours)  # fmt: skip
+    two = td.plot.bar(frame, x="sms", y="speedup", hue="label",
+                      where={"gpu.tb_slots": 1, "workload": "small"}, palette=colours)  # fmt: skip
+    assert isinstance(one, Axes) and isinstance(two, Axes)
+    legend = two.get_legend()
+    assert legend is not None
+    patches = dict(
+        zip([t.get_text() for t in legend.get_texts()], legend.get_patches(), strict=False)
+    )
+    first = one.get_legend()
+    assert first is not None
+    assert matplotlib.colors.to_hex(first.get_patches()[0].get_facecolor()) == (
+        matplotlib.colors.to_hex(patches["b"].get_facecolor())
+    )
+    with pytest.raises(td.ConfigError, match="palette"):
+        td.plot.line(frame, x="sms", y="speedup", hue="label", where={"workload": "small"},
+                     col="tb_slots", palette="no-such-palette")  # fmt: skip

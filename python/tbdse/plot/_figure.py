@@ -5,6 +5,7 @@ labelled at any range, value ticks that never overlap)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import textwrap
 from collections.abc import Iterator
@@ -79,9 +80,13 @@ class Panels:
 
     @property
     def width(self) -> float:
-        root = self.container.get_figure(root=True) if self.faceted else None
-        fig = root if root is not None else self.axes[0].get_figure(root=True)
-        return float(fig.get_size_inches()[0]) if fig is not None else 6.4
+        """Inches a title spans: the grid's, or the one Axes' (a figure may
+        hold others beside it)."""
+        fig = self.axes[0].get_figure(root=True)
+        inches = float(fig.get_size_inches()[0]) if fig is not None else 6.4
+        if self.faceted:
+            return inches * float(self.container.bbox.width / fig.bbox.width) if fig else inches
+        return inches * float(self.axes[0].get_position().width) * 1.15
 
 
 def facet_columns(df: pd.DataFrame, row: str | None, col: str | None, facet: str | None) -> list:
@@ -263,13 +268,20 @@ def value_ticks(ax: Axes, at: list[float], texts: list[str]) -> None:
     ax.set_xlim(*ax.get_xlim())  # the limits drawn, before positions are read
     where = [float(ax.transData.transform((a, 0.0))[0]) for a in at]
     half = [0.5 * (len(t) + 1.5) * 0.62 * points * dpi / 72 for t in texts]
-    step = 1  # every step-th label: evenly thinned, so the kept ones look regular
-    while step < len(at) and any(
-        where[i] + half[i] > where[i + step] - half[i + step]
-        for i in range(0, len(at) - step, step)
-    ):
-        step += 1
-    shown = [t if i % step == 0 else "" for i, t in enumerate(texts)]
+
+    def clear(kept: list[int]) -> bool:
+        return all(where[b] - where[a] >= half[a] + half[b] for a, b in itertools.pairwise(kept))
+
+    # Every step-th label (regular), the smallest step that clears; the last
+    # value too where it fits (the range's end is worth reading).
+    step = next(s for s in range(1, len(at) + 1) if clear(list(range(0, len(at), s))))
+    kept = list(range(0, len(at), step))
+    if kept and kept[-1] != len(at) - 1:
+        if clear([*kept, len(at) - 1]):
+            kept.append(len(at) - 1)
+        elif len(kept) > 1 and clear([*kept[:-1], len(at) - 1]):
+            kept[-1] = len(at) - 1
+    shown = [t if i in kept else "" for i, t in enumerate(texts)]
     ax.xaxis.set_major_locator(FixedLocator(at))
     ax.xaxis.set_major_formatter(FixedFormatter(shown))
     ax.xaxis.set_minor_locator(NullLocator())

@@ -127,15 +127,16 @@ def value_label(df: pd.DataFrame, name: str) -> str:
     return axis_label(name)
 
 
-def subtitle(df: pd.DataFrame, where: dict[str, Any] | None) -> str:
-    """The rows a figure shows ('where scheme = wireframe') and the baseline
-    its speed-ups are over, as one line under the title; '' when neither."""
+def subtitle(df: pd.DataFrame, where: dict[str, Any] | None, *shown: str) -> str:
+    """The rows a figure shows ('where scheme = wireframe') and, when it
+    shows a speed-up (``shown``: its value columns), the baseline, as one
+    line under the title; '' when neither."""
     parts = []
     for name, wanted in (where or {}).items():
         values = wanted if isinstance(wanted, list) else [wanted]
         parts.append(f"{name} = {' or '.join(tick_text(v) for v in values)}")
     said = ["where " + ", ".join(parts)] if parts else []
     base = baseline_name(df)
-    if base is not None:
+    if base is not None and {"speedup", "baseline_makespan_cycles"} & set(shown):
         said.append(f"baseline: {base}")
     return "; ".join(said)

@@ -117,7 +117,7 @@ def heatmap(
             bar = p.container.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=p.axes)
             bar.set_label(f"{label} (shared scale)")
         text = title or f"{value_label(df, vc)} over {axis_label(xc)} and {axis_label(yc)}"
-        fg.finish(p, text, subtitle(df, where))
+        fg.finish(p, text, subtitle(df, where, vc))
     return p.axes if p.faceted else p.axes[0]
 
 

@@ -17,7 +17,7 @@ from tbdse.errors import ConfigError
 from tbdse.plot import _figure as fg
 from tbdse.plot._labels import axis_label, subtitle, tick_text, value_label
 from tbdse.plot._rows import numeric, select
-from tbdse.plot.sweep import palette
+from tbdse.plot.sweep import colour_map
 from tbdse.results import column
 
 DOMINATED_COLOUR = "#b0b0b0"
@@ -109,7 +109,7 @@ def pareto(
         # The corner between neighbours is their worse combination: right of a
         # point when lower x is better, left of it when higher x is.
         step: Any = "post" if pair[0] == "min" else "pre"
-        colours = palette(names)
+        colours = colour_map(names)
         for rows, label in zip(groups, names, strict=True):
             mine = rows[on_front[rows] & shown[rows]]
             points = values[mine]
@@ -124,7 +124,7 @@ def pareto(
         ax.set_ylabel(ylabel if ylabel is not None else f"{value_label(df, yc)}, {better[pair[1]]}")
         ax.grid(True, alpha=0.3)
         hidden = int((~shown).sum())
-        note = [subtitle(df, where)] if subtitle(df, where) else []
+        note = [subtitle(df, where, xc, yc)] if subtitle(df, where, xc, yc) else []
         note += [f"{hidden} run(s) without both values not shown"] if hidden else []
         text = title or f"Pareto front: {axis_label(yc)} vs {axis_label(xc)}"
         fg.finish(p, text, "; ".join(note), legend_title=hc)
@@ -181,7 +181,7 @@ def scatter(
             sns.scatterplot(
                 part, x=xc, y=yc, hue="_hue" if hc else None, style="_hue" if hc else None,
                 hue_order=order if hc else None, style_order=order if hc else None,
-                palette=palette(order) if hc else None, ax=panel, s=24,
+                palette=colour_map(order) if hc else None, ax=panel, s=24,
             )  # fmt: skip
             _scales(panel, logx, logy)
             panel.grid(True, alpha=0.3)
@@ -190,5 +190,5 @@ def scatter(
             ylabel if ylabel is not None else value_label(df, yc),
         )  # fmt: skip
         text = title or f"{value_label(df, yc)} vs {value_label(df, xc)}"
-        fg.finish(p, text, subtitle(df, where), legend_title=hc)
+        fg.finish(p, text, subtitle(df, where, xc, yc), legend_title=hc)
     return p.axes if p.faceted else p.axes[0]

@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, cast
 
+import matplotlib.colors
 import numpy as np
 import pandas as pd
 import seaborn as sns
@@ -36,10 +37,29 @@ VALUE_TICKS = 12  # up to this many x values drawn, each is a labelled tick
 SPREADS = {"minmax": ("pi", 100), "std": ("sd", 1), "none": None}
 
 
-def palette(names: list[str]) -> dict[str, Any]:
+Palette = str | dict[str, Any] | None
+
+
+def colour_map(names: list[str], given: Palette = None) -> dict[str, Any]:
     """One colour per configuration for the whole figure, so a colour keeps
-    its meaning from panel to panel."""
-    return dict(zip(names, sns.color_palette(n_colors=max(1, len(names))), strict=False))
+    its meaning from panel to panel; ``given`` (a seaborn palette name, or
+    legend text -> colour, e.g. {'LRR': 'C0'}) keeps it across figures too."""
+    if given is not None and not isinstance(given, (str, dict)):
+        raise ConfigError(
+            f"palette must name a seaborn palette or map legend text to colours; got "
+            f"{excerpt(given)}"
+        )
+    try:
+        colours = sns.color_palette(given if isinstance(given, str) else None, max(1, len(names)))
+        chosen = (
+            {k: matplotlib.colors.to_rgb(v) for k, v in (given or {}).items()}
+            if isinstance(given, dict)
+            else {}
+        )
+    except ValueError as exc:
+        raise ConfigError(f"palette: {exc}") from None
+    free = iter(c for c in colours if c not in chosen.values())
+    return {n: chosen[n] if n in chosen else next(free, (0.5, 0.5, 0.5)) for n in names}
 
 
 def baseline_line(ax: Axes, df: pd.DataFrame, name: str, horizontal: bool = False) -> None:
@@ -131,6 +151,7 @@ def line(
     figsize: Sequence[float] | None = None,
     style: str | None = None,
     where: dict[str, Any] | None = None,
+    palette: Palette = None,
 ) -> Axes | list[Axes]:
     """``y`` against ``x``, one line per configuration, the mean over
     replicates (seaborn ``lineplot``), the replicates' spread shaded
@@ -143,12 +164,14 @@ def line(
     panel.  ``row`` and ``col`` (``facet`` is ``col``) draw a panel per value,
     on shared axes unless ``sharex``/``sharey`` is False; the figure has one
     title, one legend, and a subtitle naming ``where`` (rows kept: column ->
-    value or list) and the baseline.  Points where some runs failed carry a
-    red mark.  A speed-up axis names the baseline and draws it at 1.  Log
-    axes are labelled at any range.  ``xlabel``/``ylabel`` replace the axis
-    titles, ``figsize`` ([width, height] in inches) sizes the figure and
-    ``style`` (one of ``plt.style.available``) draws it in that style (an
-    ``ax`` passed in is made again in its place: use the Axes returned).
+    value or list) and the baseline; ``palette`` (a seaborn palette name,
+    or legend text -> colour) keeps a configuration's colour across figures.
+    Points where some runs failed carry a red mark.  A speed-up axis names
+    the baseline and draws it at 1.  Log axes are labelled at any range.
+    ``xlabel``/``ylabel`` replace the axis titles, ``figsize`` ([width,
+    height] in inches) sizes the figure and ``style`` (one of
+    ``plt.style.available``) draws it in that style (an ``ax`` passed in is
+    made again in its place: use the Axes returned).
     Returns the Axes, or the list of panels when faceted.
     """
     if spread not in SPREADS:
@@ -165,7 +188,7 @@ def line(
     order = list(dict.fromkeys(data["_hue"]))
     with fg.styled(style):
         p = fg.panels(data, ax, rc, cc, figsize=figsize, style=style, sharex=sharex, sharey=sharey)
-        colours = palette(order)
+        colours = colour_map(order, palette)
         for part, panel in zip(p.parts, p.axes, strict=True):
             ok = part[~part["_failed"]]
             if hues:
@@ -197,7 +220,7 @@ def line(
             fg.label_log_axis(panel, "y")
             fg.label_log_axis(panel, "x")
         text = title or f"{value_label(df, yc)} vs {axis_label(xc)}"
-        fg.finish(p, text, subtitle(df, where))
+        fg.finish(p, text, subtitle(df, where, yc))
     return p.axes if p.faceted else p.axes[0]
 
 
@@ -260,6 +283,7 @@ def bar(
     figsize: Sequence[float] | None = None,
     style: str | None = None,
     where: dict[str, Any] | None = None,
+    palette: Palette = None,
 ) -> Axes | list[Axes]:
     """Grouped bars (seaborn ``barplot``): mean ``y`` per ``x`` category, one
     bar per configuration (``hue`` as for :func:`line`), whiskers from the
@@ -272,7 +296,7 @@ def bar(
     do: per configuration the geometric mean of its bars, with whiskers from
     the lowest to the highest of them (the values must be positive).  A
     speed-up axis names the baseline and draws it as a dashed line at 1.
-    ``row``, ``col``/``facet``, ``sharex``/``sharey``, ``where``, ``xlabel``,
+    ``row``, ``col``/``facet``, ``sharex``/``sharey``, ``where``, ``palette``, ``xlabel``,
     ``ylabel``, ``figsize`` and ``style`` as for :func:`line`.
     """
     if summary is not None and summary not in SUMMARIES:
@@ -293,7 +317,7 @@ def bar(
     horizontal = len(names) - gmean > 24
     with fg.styled(style):
         p = fg.panels(data, ax, rc, cc, figsize=figsize, style=style, sharex=sharex, sharey=sharey)
-        colours = palette(order)
+        colours = colour_map(order, palette)
         for part, panel in zip(p.parts, p.axes, strict=True):
             table = _bar_table(part, xc, yc, names, gmean)
             axes = {"y": "_cat", "x": "mean"} if horizontal else {"x": "_cat", "y": "mean"}
@@ -322,7 +346,7 @@ def bar(
         fg.label_axes(p, *((y_text, x_text) if horizontal else (x_text, y_text)))
         for panel in p.axes:
             fg.label_log_axis(panel, "x" if horizontal else "y")
-        notes = [subtitle(df, where)] if subtitle(df, where) else []
+        notes = [subtitle(df, where, yc)] if subtitle(df, where, yc) else []
         notes.append("whiskers: min to max over replicates")
         if gmean:
             notes.append(f"gmean: min to max over {xc}")
