@@ -160,6 +160,7 @@ def test_axis_names_come_from_the_parameter_tables() -> None:
     assert td.plot.axis_label("node_buffer") == "node buffer (entries)"
     assert td.plot.axis_label("cost.mean") == "cost mean (cycles)"
     assert td.plot.axis_label("not_a_column") == "not a column"
+    assert td.plot.axis_label("spilled_updates") == "spilled updates"  # the unit is the noun
 
 
 def test_yaml_draws_pareto_and_scatter_kinds(tmp_path: Path) -> None:

@@ -15,6 +15,9 @@ from tbdse.results import SIZE_UNITS, units
 _PREFIXES = ("gpu.", "workload.", "cost.")
 # Units that add nothing after a name (a fraction is read from its name).
 _SILENT_UNITS = ("fraction", "")
+# Units written as a name's suffix that read better in parentheses
+# ('makespan_us' -> 'makespan (us)'); other suffixes are nouns ('spilled_updates').
+_MEASURES = ("us", "ms", "ns", "s", "cycles", "bytes", "MHz", "percent", "x")
 
 
 def tick_text(value: Any) -> str:
@@ -87,7 +90,21 @@ def _short_docs() -> dict[str, str]:
 def axis_label(name: str) -> str:
     """A column as a reader would name it, with its unit: 'makespan_us' ->
     'makespan (us)', 'gpu.sms' -> 'streaming multiprocessors (SMs)',
-    'storage_bytes' -> 'storage (bytes)'; unknown columns keep their name."""
+    'storage_bytes' -> 'storage (bytes)', 'spilled_updates' -> 'spilled
+    updates'; unknown columns keep their name."""
+    words, unit = _words(name)
+    if not unit:
+        return words
+    return f"{words} ({unit})"
+
+
+def short_name(name: str) -> str:
+    """A column's readable name without its unit, for titles."""
+    return _words(name)[0]
+
+
+def _words(name: str) -> tuple[str, str]:
+    """A column's readable name, and the unit to add after it ('' for none)."""
     unit = units().get(name, "")
     if name in _short_docs():
         words = _short_docs()[name]
@@ -98,11 +115,13 @@ def axis_label(name: str) -> str:
         if base.endswith("_resolved"):
             base = base.removesuffix("_resolved") + " used"
         if unit and base.endswith(f"_{unit}"):
+            if unit not in _MEASURES:  # 'spilled_updates': the unit is the noun
+                return base.replace("_", " "), ""
             base = base.removesuffix(f"_{unit}")
         words = base.replace("_", " ")
     if unit in _SILENT_UNITS or unit == words or name in {f"workload.{k}" for k in SIZE_UNITS}:
-        return words
-    return f"{words} ({unit})"
+        return words, ""
+    return words, unit
 
 
 def baseline_name(df: pd.DataFrame) -> str | None:

@@ -20,7 +20,7 @@ from tbdse._inputs import excerpt
 from tbdse._params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot import _figure as fg
-from tbdse.plot._labels import axis_label, subtitle, tick_text, value_label, value_order
+from tbdse.plot._labels import axis_label, short_name, subtitle, tick_text, value_label, value_order
 from tbdse.plot._rows import failed, hue_columns, numeric, select
 from tbdse.plot.sweep import FAILED_COLOUR
 from tbdse.results import column
@@ -102,8 +102,8 @@ def heatmap(
             sns.heatmap(
                 grid, ax=panel, cmap=cmap, vmin=norm.vmin if p.faceted else None,
                 vmax=norm.vmax if p.faceted else None, cbar=not p.faceted,
-                cbar_kws={"label": label}, annot=annotate and grid.size <= 400,
-                fmt=".3g", annot_kws={"fontsize": 7},
+                cbar_kws={"label": label}, fmt="", annot_kws={"fontsize": 7},
+                annot=_cells(grid) if annotate and grid.size <= 400 else False,
                 xticklabels=[tick_text(v) for v in grid.columns],
                 yticklabels=[tick_text(v) for v in grid.index],
             )  # fmt: skip
@@ -116,9 +116,20 @@ def heatmap(
         if p.faceted:
             bar = p.container.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=p.axes)
             bar.set_label(f"{label} (shared scale)")
-        text = title or f"{value_label(df, vc)} over {axis_label(xc)} and {axis_label(yc)}"
+        text = title or f"{value_label(df, vc)} by {short_name(xc)} and {short_name(yc)}"
         fg.finish(p, text, subtitle(df, where, vc))
     return p.axes if p.faceted else p.axes[0]
+
+
+def _cells(grid: pd.DataFrame) -> np.ndarray:
+    return np.vectorize(_cell_text, otypes=[object])(grid.to_numpy(dtype=float))
+
+
+def _cell_text(v: float) -> str:
+    """A cell's number: 6690, not 6.69e+03; 1.47; '' for no value."""
+    if not np.isfinite(v):
+        return ""
+    return f"{v:.0f}" if abs(v) >= 1000 else f"{v:.3g}"
 
 
 def _mark_cells(ax: Axes, grid: pd.DataFrame, n_failed: np.ndarray, n_runs: np.ndarray) -> None:
@@ -135,5 +146,5 @@ def _mark_cells(ax: Axes, grid: pd.DataFrame, n_failed: np.ndarray, n_runs: np.n
             ax.text(j + 0.5, i + 0.5, "failed", ha="center", va="center", fontsize=7,
                     color=FAILED_COLOUR)  # fmt: skip
         else:
-            ax.text(j + 0.5, i + 0.5, f"{v:.3g}\n{n_failed[i, j]}/{n_runs[i, j]} failed",
+            ax.text(j + 0.5, i + 0.5, f"{_cell_text(v)}\n{n_failed[i, j]}/{n_runs[i, j]} failed",
                     ha="center", va="center", fontsize=6, color=FAILED_COLOUR)  # fmt: skip

@@ -15,7 +15,7 @@ from tbdse._inputs import excerpt
 from tbdse._params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot import _figure as fg
-from tbdse.plot._labels import axis_label, subtitle, tick_text, value_label
+from tbdse.plot._labels import short_name, subtitle, tick_text, value_label
 from tbdse.plot._rows import numeric, select
 from tbdse.plot.sweep import colour_map
 from tbdse.results import column
@@ -126,7 +126,7 @@ def pareto(
         hidden = int((~shown).sum())
         note = [subtitle(df, where, xc, yc)] if subtitle(df, where, xc, yc) else []
         note += [f"{hidden} run(s) without both values not shown"] if hidden else []
-        text = title or f"Pareto front: {axis_label(yc)} vs {axis_label(xc)}"
+        text = title or f"Pareto front: {short_name(yc)} vs {short_name(xc)}"
         fg.finish(p, text, "; ".join(note), legend_title=hc)
     return ax
 

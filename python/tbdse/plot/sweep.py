@@ -23,6 +23,7 @@ from tbdse.plot._labels import (
     axis_label,
     baseline_name,
     in_order,
+    short_name,
     subtitle,
     tick_text,
     value_label,
@@ -219,7 +220,7 @@ def line(
         for panel in p.axes:
             fg.label_log_axis(panel, "y")
             fg.label_log_axis(panel, "x")
-        text = title or f"{value_label(df, yc)} vs {axis_label(xc)}"
+        text = title or f"{value_label(df, yc)} vs {short_name(xc)}"
         fg.finish(p, text, subtitle(df, where, yc))
     return p.axes if p.faceted else p.axes[0]
 
@@ -350,7 +351,7 @@ def bar(
         notes.append("whiskers: min to max over replicates")
         if gmean:
             notes.append(f"gmean: min to max over {xc}")
-        fg.finish(p, title or f"{value_label(df, yc)} by {axis_label(xc)}", "; ".join(notes),
+        fg.finish(p, title or f"{value_label(df, yc)} by {short_name(xc)}", "; ".join(notes),
                   legend_out=True)  # fmt: skip
     return p.axes if p.faceted else p.axes[0]
 
