@@ -178,10 +178,12 @@ def check_readable_ticks(figure: Figure, ax: Axes) -> None:
         if axis == "y" or not ticks:
             continue
         boxes = sorted((t.get_window_extent(renderer) for t in ticks), key=lambda b: b.x1)
-        if ticks[0].get_rotation() % 180:  # slanted labels: apart by at least their height
+        turn = ticks[0].get_rotation() % 180
+        if turn:  # slanted labels: parallel strips at least a text height apart
             height = ticks[0].get_fontsize() * figure.dpi / 72
             gaps = [b.x1 - a.x1 for a, b in itertools.pairwise(boxes)]
-            assert all(g >= 0.9 * height for g in gaps), f"slanted x tick labels overlap: {gaps}"
+            apart = [g * math.sin(math.radians(turn)) for g in gaps]
+            assert all(g >= height for g in apart), f"slanted x tick labels overlap: {apart}"
             continue
         for a, b in itertools.pairwise(boxes):
             assert a.x1 <= b.x0 + 1, f"x tick labels overlap: {[t.get_text() for t in ticks]}"

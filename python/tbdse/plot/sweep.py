@@ -338,9 +338,12 @@ def bar(
                 (panel.set_xscale if horizontal else panel.set_yscale)("log")
             long_names = max((len(n) for n in names), default=0) > 8
             if not horizontal and (len(names) > 6 or (long_names and len(names) > 3)):
-                panel.tick_params(axis="x", labelrotation=45)
+                # Slanted labels overlap once categories are closer than about
+                # 1.5 line heights; upright ones need one.
+                upright = len(names) > 12
+                panel.tick_params(axis="x", labelrotation=90 if upright else 45)
                 for label in panel.get_xticklabels():
-                    label.set_horizontalalignment("right")
+                    label.set_horizontalalignment("center" if upright else "right")
             panel.grid(True, axis="x" if horizontal else "y", alpha=0.3)
         x_text = xlabel if xlabel is not None else axis_label(xc)
         y_text = ylabel if ylabel is not None else value_label(df, yc)
