@@ -33,10 +33,10 @@ def test_line_one_line_per_configuration_with_units(frame: pd.DataFrame) -> None
     assert ax.get_xlabel() == "streaming multiprocessors (SMs)"  # the GPU field's doc
     assert ax.get_ylabel() == "makespan (us)"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "global_barrier, gpu.tb_slots=1",
-        "global_barrier, gpu.tb_slots=2",
-        "dataflow_ideal, gpu.tb_slots=1",
-        "dataflow_ideal, gpu.tb_slots=2",
+        "global_barrier, tb_slots=1",  # the bare name, as a sweep's grid takes it
+        "global_barrier, tb_slots=2",
+        "dataflow_ideal, tb_slots=1",
+        "dataflow_ideal, tb_slots=2",
     ]
     # each point is the mean over the replicates of one configuration
     xs, ys = ax.get_lines()[3].get_data()

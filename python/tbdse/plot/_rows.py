@@ -94,7 +94,9 @@ def hue_columns(df: pd.DataFrame, hue: Hue, fixed: list[str]) -> list[str]:
 
 def hue_labels(df: pd.DataFrame, cols: list[str]) -> pd.Series:
     """Legend text per row: the label/workload/gpu values, name=value for the
-    rest (left out where the parameter does not apply to the row)."""
+    rest (left out where the parameter does not apply to the row); a GPU or
+    workload column by its bare name, as a sweep's grid takes it (tbs=256)."""
+    names = {c: c.split(".", 1)[1] if c.startswith(("gpu.", "workload.")) else c for c in cols}
 
     def text(row: tuple[Any, ...]) -> str:
         parts = []
@@ -102,7 +104,7 @@ def hue_labels(df: pd.DataFrame, cols: list[str]) -> pd.Series:
             if c in RUN_COLUMNS or c == "variant":
                 parts.append(tick_text(v))
             elif not pd.isna(v):
-                parts.append(f"{c}={tick_text(v)}")
+                parts.append(f"{names[c]}={tick_text(v)}")
         return ", ".join(parts)
 
     return pd.Series([text(r) for r in df[cols].itertuples(index=False)], index=df.index)
