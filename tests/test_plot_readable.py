@@ -201,3 +201,17 @@ def test_a_palette_keeps_colours_across_figures() -> None:
     with pytest.raises(td.ConfigError, match="palette"):
         td.plot.line(frame, x="sms", y="speedup", hue="label", where={"workload": "small"},
                      col="tb_slots", palette="no-such-palette")  # fmt: skip
+
+
+def test_a_runs_series_legend_sits_beside_the_data() -> None:
+    """Issue 31: the activity legend (hwwl notebook, Fig. 8) covered the curves."""
+    run = td.simulate(td.workloads.bfs(graph="grid", rows=12, cols=12),
+                      td.gpus.gpgpusim_hwwl(sms=2), "hwwl", timeline=True)  # fmt: skip
+    for draw in (td.plot.activity, td.plot.counters):
+        figure, ax = drawn()
+        draw(run, ax=ax)
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+        legend = ax.get_legend()
+        assert legend is not None
+        assert legend.get_window_extent(renderer).x0 >= ax.get_window_extent(renderer).x1 - 1

@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 
 from tbdse._params import suggest
 from tbdse.errors import ConfigError
-from tbdse.plot.timelines import recorded
+from tbdse.plot.timelines import beside, recorded
 
 
 def counters(
@@ -56,7 +56,7 @@ def counters(
     ax.set_xlabel("cycle")
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
+    beside(ax)
     ax.set_title(title or f"{result.scheme.label()} on {result.workload.name} over time")
     return ax
 
@@ -90,6 +90,6 @@ def activity(
     ax.set_xlabel("cycle")
     ax.set_ylabel("% of threads" if all(c.endswith("_threads") for c in columns) else "value")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
+    beside(ax)
     ax.set_title(title or "activity over time")
     return ax

@@ -15,6 +15,12 @@ GANTT_MAX_BARS = 200_000  # beyond this matplotlib draws for minutes; zoom with 
 _MANY_ROWS = 48  # above this many SM slots, one tick per SM
 
 
+def beside(ax: Axes, title: str | None = None) -> None:
+    """The legend right of the axes: a run's series fill the plot area."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+              fontsize="small", title=title)  # fmt: skip
+
+
 def recorded(result: Any, what: str) -> Any:
     from tbdse.results import Result
 
@@ -83,6 +89,6 @@ def gantt(
     ax.set_xlabel("cycle")
     ax.tick_params(axis="y", labelsize="small")
     if 1 < len(tl["kernel"].cat.categories) <= 20:
-        ax.legend(fontsize="small", title="kernel")
+        beside(ax, title="kernel")
     ax.set_title(title or f"{result.scheme.label()} on {result.workload.name}: TBs per SM slot")
     return ax
