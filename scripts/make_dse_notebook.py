@@ -114,12 +114,10 @@ wf_summary""",
     (
         "code",
         """fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-td.plot.pareto(wf_grid, "storage_bytes", "speedup", ("min", "max"), ax=axes[0],
+td.plot.pareto(wf_grid, "storage_bytes", "speedup", ("min", "max"), ax=axes[0], logx=True,
                title=f"full grid ({len(wf_grid)} runs)")
-td.plot.pareto(ok, "storage_bytes", "speedup", ("min", "max"), ax=axes[1],
+td.plot.pareto(ok, "storage_bytes", "speedup", ("min", "max"), ax=axes[1], logx=True,
                title=f"NSGA-II ({len(wf_search)} trials)")
-for ax in axes:
-    ax.set_xscale("log")
 fig.tight_layout()""",
     ),
     (
@@ -167,8 +165,7 @@ hw_summary""",
         "code",
         """fig, ax = plt.subplots(figsize=(6, 4))
 td.plot.pareto(hw_grid, "storage_bytes", "speedup", ("min", "max"), hue="redistribution", ax=ax,
-               title="hardware worklists, full grid: one front per redistribution scheme")
-ax.set_xscale("log")""",
+               logx=True, title="hardware worklists, full grid: one front per redistribution scheme")""",
     ),
     (
         "md",

@@ -106,20 +106,25 @@ fit.round(3)""",
         """## Fig. 4 and Fig. 5
 
 Speed-up over global barriers (Juggler's times host-inclusive, §6.1), mean
-of five runs with the high and low, and the spread of tasks per worker.""",
+of five runs with the high and low, and the spread of tasks per worker. Each
+policy keeps its colour in every figure of the notebook (`palette`), and
+the one legend sits beside the bars.""",
     ),
     (
         "code",
         """f4 = run("juggler_fig4")
+POLICIES = {"global barriers": "0.55", "LRR": "C0", "GRR": "C1", "LF": "C2"}  # one colour each
+juggler = {"scheme": "juggler"}
+fig, ax = plt.subplots(1, 2, figsize=(12, 3.8), layout="constrained")
+td.plot.bar(f4, "workload", "speedup", where=juggler, palette=POLICIES, ax=ax[0],
+            title="Fig. 4: speed-up over global barriers")
+td.plot.bar(f4, "workload", "worker_task_spread", where=juggler, palette=POLICIES, ax=ax[1],
+            logy=True, title="Fig. 5: max - min tasks per worker")
+ax[0].get_legend().remove()  # the same policies: one legend, right of Fig. 5
 speed = f4.pivot_table(index="workload", columns="label", values="speedup")[["LRR", "GRR", "LF"]]
 lo = f4.pivot_table(index="workload", columns="label", values="speedup", aggfunc="min")[["LRR", "GRR", "LF"]]
 hi = f4.pivot_table(index="workload", columns="label", values="speedup", aggfunc="max")[["LRR", "GRR", "LF"]]
-spread = f4[f4.scheme == "juggler"].pivot_table(index="workload", columns="label", values="worker_task_spread")[["GRR", "LRR", "LF"]]
-fig, ax = plt.subplots(1, 2, figsize=(11, 3.5))
-speed.plot.bar(ax=ax[0], yerr=np.stack([(speed - lo).T.values, (hi - speed).T.values], axis=1), title="Fig. 4: speed-up over global barriers")
-ax[0].axhline(1, color="k", lw=0.5)
-spread.plot.bar(ax=ax[1], logy=True, title="Fig. 5: max - min tasks per worker")
-plt.tight_layout()
+spread = f4[f4.scheme == "juggler"].pivot_table(index="workload", columns="label", values="worker_task_spread")[["LRR", "GRR", "LF"]]
 pd.concat({"speed-up": speed, "low": lo, "high": hi, "spread": spread}, axis=1).round(3)""",
     ),
     (
@@ -134,10 +139,12 @@ SM, write-evict).""",
     ),
     (
         "code",
-        """l2 = 100 * (1 - f4.pivot_table(index="workload", columns="label", values="l2_hit_rate"))
+        """f6 = f4.assign(l2_read_miss_percent=100 * (1 - f4["l2_hit_rate"]))
+td.plot.bar(f6, "workload", "l2_read_miss_percent", palette=POLICIES, figsize=(9, 3.5),
+            ylabel="L2 read miss rate (%)", title="Fig. 6 (reads): L2 miss rate (%)")
+l2 = 100 * (1 - f4.pivot_table(index="workload", columns="label", values="l2_hit_rate"))
 l1 = 100 * f4.pivot_table(index="workload", columns="label", values="l1_miss_rate")
 order = ["global barriers", "LRR", "GRR", "LF"]
-l2[order].plot.bar(title="Fig. 6 (reads): L2 miss rate (%)", figsize=(8, 3))
 pd.concat({"L2 read miss %": l2[order], "L1 miss %": l1[order]}, axis=1).round(1)""",
     ),
     (
@@ -154,7 +161,8 @@ within 15 % or not).""",
         """f7 = run_with("juggler_fig7", "grid.iterations=[2,10,18]")
 t7 = f7.pivot_table(index="workload.iterations", columns="label", values="makespan_us") / 1000
 t7.index = t7.index * 1800
-t7.plot(marker="o", xlabel="tasks", ylabel="time (ms)", title="Fig. 7: JACOBI")
+t7.plot(marker="o", xlabel="tasks", ylabel="time (ms)", title="Fig. 7: JACOBI",
+        color=[POLICIES.get(c, "k") for c in t7.columns])
 t7.round(3)""",
     ),
     (
@@ -200,7 +208,8 @@ over 0-5% (a counter restarting per parent lost 14x at 1%).""",
     (
         "code",
         """lf = run("juggler_lf_stability")
-td.plot.line(lf, "cost_jitter", "speedup", title="HEAT-SIM: speed-up over global barriers")
+td.plot.line(lf, "cost_jitter", "speedup", palette=POLICIES,
+             title="HEAT-SIM: speed-up over global barriers")
 lf.pivot_table(index="workload.cost_jitter", columns="label", values=["speedup", "worker_task_spread"]).round(3)""",
     ),
     (

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import tbdse as td
 from tbdse import cli, runner
 
 EXPERIMENT = textwrap.dedent(
@@ -138,10 +139,13 @@ def test_a_mechanism_that_never_acted_is_a_warning(
     assert said.out == f"idle: simulated 2, reused 0, failed 0, warnings 1 (above) -> {out}\n"
     frame = pd.read_parquet(out / "results.parquet").set_index("threshold")
     assert frame.loc[30, "transfers"] == 0 and frame.loc[5, "transfers"] > 0
+    # the run's own row says it, so the table shows which runs (not only stderr)
+    assert frame.loc[30, "warnings"].startswith("never acted: redistributions were planned")
+    assert pd.isna(frame.loc[5, "warnings"])
 
 
 def test_the_never_acted_table_reads_each_entrys_counters() -> None:
-    from tbdse._mechanisms import NEVER_ACTED, never_acted
+    from tbdse._mechanisms import NEVER_ACTED, never_acted, run_warnings
 
     frame = pd.DataFrame(
         {
@@ -160,3 +164,14 @@ def test_the_never_acted_table_reads_each_entrys_counters() -> None:
     assert said[0].startswith("hwwl: in 1 of 2 runs redistribution is on but none was planned")
     assert said[1].startswith("juggler: in 1 of 2 runs locality_speedup is set")
     assert never_acted(frame.iloc[:0]) == []
+    rows = run_warnings(frame)
+    assert rows.iloc[0].startswith("never acted: redistribution is on but none was planned")
+    assert rows.iloc[2].startswith("never acted: locality_speedup is set")
+    assert rows.iloc[[1, 3, 4]].isna().all()  # off, off, and a failed run
+    assert run_warnings(frame.iloc[:0]).empty
+
+
+def test_every_sweep_row_has_a_warnings_column() -> None:
+    frame = td.sweep(td.workloads.wavefront(3, 3), "gtx480", ["global_barrier", "cdp"])
+    assert list(frame.columns).index("warnings") == list(frame.columns).index("config_hash") - 1
+    assert frame["warnings"].isna().all()  # nothing switched on did nothing

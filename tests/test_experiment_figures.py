@@ -10,6 +10,7 @@ columns.
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ import pytest
 import yaml
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.container import BarContainer
+from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FixedFormatter
@@ -86,7 +87,8 @@ def render(spec: PlotSpec, frame: pd.DataFrame) -> tuple[Figure, list[Axes]]:
     """The figure as Experiment._write_plots draws it, laid out on an Agg canvas."""
     figure = Figure(figsize=(6.4, 4.2))
     FigureCanvasAgg(figure)
-    drawn = getattr(td.plot, spec.kind)(spec.rows(frame), ax=figure.subplots(), **spec.options)
+    draw = getattr(td.plot, spec.kind)
+    drawn = draw(frame, ax=figure.subplots(), where=spec.where or None, **spec.options)
     figure.canvas.draw()
     return figure, drawn if isinstance(drawn, list) else [drawn]
 
@@ -126,6 +128,67 @@ def tables() -> dict[Path, tuple[Experiment, pd.DataFrame]]:
     return {}
 
 
+def all_axes(figure: Figure) -> list[Axes]:
+    """The Axes of a figure and of its subfigures (a faceted plot's place)."""
+    out = list(figure.axes)
+    for sub in figure.subfigs:
+        out += [a for a in all_axes(sub) if a not in out]  # type: ignore[arg-type]
+    return out
+
+
+def figure_title(panels: list[Axes]) -> str:
+    """The one title of a figure: its panel's, or a faceted grid's suptitle."""
+    if len(panels) == 1:
+        return panels[0].get_title()
+    container = panels[0].get_figure(root=False)
+    assert container is not None
+    return container.get_suptitle()
+
+
+def legends(panels: list[Axes]) -> list[Any]:
+    found = [ax.get_legend() for ax in panels if ax.get_legend() is not None]
+    container = panels[0].get_figure(root=False)
+    return found + (list(container.legends) if container is not None else [])
+
+
+def shown_ticks(ax: Axes, axis: str) -> list[Any]:
+    """The tick labels drawn inside the axis' view, with their text."""
+    which = ax.xaxis if axis == "x" else ax.yaxis
+    low, high = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    return [
+        t
+        for loc, t in zip(which.get_majorticklocs(), which.get_ticklabels(), strict=False)
+        if t.get_text() and t.get_visible() and low <= loc <= high
+    ]
+
+
+def check_readable_ticks(figure: Figure, ax: Axes) -> None:
+    """A log axis carries at least two labelled ticks, and no two tick labels
+    on an axis overlap (issue 31: a log axis within one decade had none, and
+    log-x labels such as storage_bytes ran into each other)."""
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    for axis in ("x", "y"):
+        scale = ax.get_xscale() if axis == "x" else ax.get_yscale()
+        ticks = shown_ticks(ax, axis)
+        params = (ax.xaxis if axis == "x" else ax.yaxis).get_tick_params()
+        if not params.get("labelbottom" if axis == "x" else "labelleft", True):
+            continue  # an inner panel of a grid sharing the axis
+        if scale == "log":
+            assert len(ticks) >= 2, f"log {axis} axis with {len(ticks)} labelled ticks"
+        if axis == "y" or not ticks:
+            continue
+        boxes = sorted((t.get_window_extent(renderer) for t in ticks), key=lambda b: b.x1)
+        turn = ticks[0].get_rotation() % 180
+        if turn:  # slanted labels: parallel strips at least a text height apart
+            height = ticks[0].get_fontsize() * figure.dpi / 72
+            gaps = [b.x1 - a.x1 for a, b in itertools.pairwise(boxes)]
+            apart = [g * math.sin(math.radians(turn)) for g in gaps]
+            assert all(g >= height for g in apart), f"slanted x tick labels overlap: {apart}"
+            continue
+        for a, b in itertools.pairwise(boxes):
+            assert a.x1 <= b.x0 + 1, f"x tick labels overlap: {[t.get_text() for t in ticks]}"
+
+
 @pytest.mark.parametrize(("path", "index"), CASES)
 def test_experiment_figure(
     path: Path, index: int, tables: dict[Path, tuple[Experiment, pd.DataFrame]]
@@ -139,23 +202,31 @@ def test_experiment_figure(
     value = spec.options.get("value") if spec.kind == "heatmap" else spec.options.get("y")
     bases = exp.baseline if isinstance(exp.baseline, list) else [exp.baseline]
     names = [b.label() for b in bases if b is not None]
+    title = spec.options.get("title")
+    if title:  # one title per figure, not one per panel
+        assert flat(title) in flat(figure_title(panels)), (figure_title(panels), title)
+        assert sum(flat(title) in flat(ax.get_title()) for ax in panels) <= 1
+    for name in spec.where:  # the filter is said under the title
+        assert f"{name} = " in figure_title(panels), (figure_title(panels), spec.where)
     labels: list[str] = []
     for ax in panels:
-        title = spec.options.get("title")
-        if title:
-            assert flat(title) in flat(ax.get_title()), (ax.get_title(), title)
-        assert ax.get_xlabel() and ax.get_ylabel(), "every axis is labelled"
         labels += [ax.get_xlabel(), ax.get_ylabel()]
         for axis in ("x", "y"):
             ticks = explicit_ticks(ax, axis)
             assert in_value_order(ticks), f"{axis} ticks out of value order: {ticks}"
-        legend = ax.get_legend()
-        if legend is not None and len(legend.get_texts()) > LEGEND_INSIDE:
-            box, area = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
-            assert box.x0 >= area.x1 - 1, "a long legend sits outside the data area"
-            tight = figure.get_tightbbox(renderer)
-            assert tight is not None and tight.x1 * figure.dpi >= box.x1 - 1, "saved with it"
-    colour_bars = [a for a in figure.axes if a not in panels]
+        check_readable_ticks(figure, ax)
+    assert any(ax.get_xlabel() for ax in panels) and any(ax.get_ylabel() for ax in panels)
+    assert not any("." in t and " " not in t for t in labels if t), f"raw keys: {labels}"
+    shown = legends(panels)
+    assert len(shown) <= 1, "one legend per figure"
+    if shown and len(shown[0].get_texts()) > LEGEND_INSIDE:
+        box = shown[0].get_window_extent(renderer)
+        for ax in panels:
+            area = ax.get_window_extent(renderer)
+            assert box.x0 >= area.x1 - 1 or box.x1 <= area.x0 + 1, "a long legend covers data"
+        tight = figure.get_tightbbox(renderer)
+        assert tight is not None and tight.x1 * figure.dpi >= box.x1 - 1, "saved with it"
+    colour_bars = [a for a in all_axes(figure) if a not in panels]
     labels += [a.get_ylabel() for a in colour_bars]
     if value == "speedup":
         said = [t for t in labels if "speed-up over " in t]
@@ -163,9 +234,9 @@ def test_experiment_figure(
         assert names[0] in said[0] or "speed-up over best of " in said[0], (said, names)
     if spec.kind == "heatmap" and len(panels) > 1:
         norms = {
-            (float(im.norm.vmin), float(im.norm.vmax))  # type: ignore[arg-type]
+            (float(c.norm.vmin), float(c.norm.vmax))  # type: ignore[arg-type]
             for ax in panels
-            for im in ax.images
+            for c in ax.collections
         }
         assert len(norms) == 1, f"faceted heatmaps on different scales: {norms}"
         assert len(colour_bars) == 1 and "shared scale" in colour_bars[0].get_ylabel()
@@ -178,7 +249,7 @@ def test_the_synthetic_tables_cover_every_plot_kind() -> None:
         yaml.safe_load(Path(str(p)).read_text())["outputs"]["plots"][int(str(i))]["kind"]
         for p, i in (c.values for c in CASES)
     }
-    assert kinds == {"line", "heatmap", "bar"}
+    assert kinds == {"line", "heatmap", "bar", "pareto", "scatter"}
 
 
 def frame_with(baselines: list[str], served: list[Any] | None = None) -> pd.DataFrame:
@@ -217,11 +288,11 @@ def test_gmean_bars_summarise_the_categories() -> None:
     assert np.allclose(heights[:3], means)
     assert np.isclose(heights[3], np.exp(np.log(means).mean()))
     # whiskers of the gmean bar: the lowest to the highest of the bars it summarises
-    whiskers = next(c for c in ax.containers if isinstance(c, BarContainer)).errorbar
-    assert whiskers is not None
-    low, high = whiskers.lines[2][0].get_segments()[3][:, 1]
+    whiskers = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert len(whiskers) == 4
+    low, high = whiskers[3].lines[2][0].get_segments()[0][:, 1]
     assert np.isclose(low, means.min()) and np.isclose(high, means.max())
-    assert any("gmean: min to max over workload" in t.get_text() for t in ax.texts)
+    assert "gmean: min to max over workload" in flat(ax.get_title())
     frame.loc[0, "speedup"] = -5.0
     with pytest.raises(td.ConfigError, match="summary='gmean' needs positive values"):
         td.plot.bar(frame, x="workload", y="speedup", summary="gmean", ax=Figure().subplots())
@@ -283,7 +354,7 @@ def test_faceted_heatmaps_share_one_scale() -> None:
         pd.DataFrame(rows), x="sms", y="tb_slots", value="x", facet="workload", ax=figure.subplots()
     )
     assert isinstance(panels, list) and len(panels) == 2
-    assert {(im.norm.vmin, im.norm.vmax) for p in panels for im in p.images} == {(1.0, 100.0)}
+    assert {(im.norm.vmin, im.norm.vmax) for p in panels for im in p.collections} == {(1.0, 100.0)}
     bars = [a for a in figure.axes if a not in panels]
     assert len(bars) == 1 and bars[0].get_ylabel() == "mean x (shared scale)"
 

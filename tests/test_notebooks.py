@@ -32,3 +32,16 @@ def test_notebook_is_committed_executed(path: Path) -> None:
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert [c.get("execution_count") for c in code] == list(range(1, len(code) + 1))
     assert not [o for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]
+
+
+def test_the_juggler_figures_keep_one_colour_per_policy() -> None:
+    """Issue 31: the Juggler notebook's pandas bars swapped LRR's and GRR's
+    colours between Figs. 4 and 5, and their legend covered bars; its bar
+    figures are td.plot's, every one with the notebook's one palette."""
+    path = next(p for p in NOTEBOOKS if p.name == "juggler.ipynb")
+    code = "\n".join(
+        c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"
+    )
+    bars = code.split("td.plot.bar(")[1:]
+    assert len(bars) >= 3 and ".plot.bar(ax=" not in code
+    assert all("palette=POLICIES" in call.split("\n)")[0].split("title=")[0] for call in bars)

@@ -49,10 +49,16 @@ TOP_KEYS = (
 )
 # Every kind: axis labels, the figure's size in inches and a matplotlib style.
 _FIGURE_KEYS = ("xlabel", "ylabel", "figsize", "style")
+_FACETS = ("facet", "row", "col", "sharex", "sharey")
 PLOT_KEYS: dict[str, tuple[str, ...]] = {
-    "line": ("kind", "x", "y", "hue", "facet", "spread", "logx", "logy", "title", "file", "where"),
-    "heatmap": ("kind", "x", "y", "value", "facet", "agg", "title", "file", "cmap", "where"),
-    "bar": ("kind", "x", "y", "hue", "facet", "title", "file", "logy", "summary", "where"),
+    "line": ("kind", "x", "y", "hue", *_FACETS, "spread", "logx", "logy", "title", "file", "where"),
+    "heatmap": (
+        *("kind", "x", "y", "value", "facet", "row", "col", "agg", "title", "file", "cmap"),
+        "where",
+    ),
+    "bar": ("kind", "x", "y", "hue", *_FACETS, "title", "file", "logy", "summary", "where"),
+    "scatter": ("kind", "x", "y", "hue", *_FACETS, "logx", "logy", "title", "file", "where"),
+    "pareto": ("kind", "x", "y", "directions", "hue", "logx", "logy", "title", "file", "where"),
 }
 PLOT_CHOICES = {
     "spread": ("minmax", "std", "none"),
@@ -510,7 +516,7 @@ def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]
                     (*path, option),
                     f"must be one of {', '.join(choices)}; got {excerpt(spec[option])}",
                 )
-        for option in ("logx", "logy"):
+        for option in ("logx", "logy", "sharex", "sharey"):
             if option in spec and not isinstance(spec[option], bool):
                 problems.add((*path, option), f"must be true or false; got {excerpt(spec[option])}")
         for option in ("title", "xlabel", "ylabel"):
@@ -658,7 +664,7 @@ def _check_plot_columns(
 
     ok = True
     named: list[tuple[tuple[Any, ...], Any]] = []
-    for axis in ("x", "y", "value", "facet", "hue"):
+    for axis in ("x", "y", "value", "facet", "row", "col", "hue"):
         value = spec.options.get(axis)
         if axis == "hue" and value == "auto":
             continue

@@ -1,8 +1,9 @@
 """Mechanisms that never acted in a run, read from its counters (issue 31): a
 scheme option that was on but did nothing is a finding the user should see,
 not a quiet zero in a table.  One documented table (docs/experiments.md,
-"Mechanisms that never acted"); `tbdse run` prints a warning per entry that
-holds in some rows."""
+"Mechanisms that never acted"); each run's row says which held for it in its
+``warnings`` column, and `tbdse run` prints a warning per entry that holds in
+some rows."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["NEVER_ACTED", "never_acted"]
+__all__ = ["NEVER_ACTED", "never_acted", "run_warnings"]
 
 
 def _col(frame: pd.DataFrame, name: str) -> pd.Series:
@@ -68,12 +69,32 @@ NEVER_ACTED: tuple[Mechanism, ...] = (
 )
 
 
+def _finished(frame: pd.DataFrame) -> np.ndarray:
+    if "status" not in frame:
+        return np.ones(len(frame), dtype=bool)
+    return frame["status"].isin(["ok"]).to_numpy()
+
+
+def run_warnings(frame: pd.DataFrame) -> pd.Series:
+    """Per row: what never acted in that run ('never acted: ...', several
+    joined by '; '), or None; a run that did not finish has none."""
+    said: list[list[str]] = [[] for _ in range(len(frame))]
+    if len(frame) and "scheme" in frame:
+        ok = _finished(frame)
+        for m in NEVER_ACTED:
+            mine = (frame["scheme"] == m.scheme).to_numpy() & ok
+            if mine.any():
+                for i in np.flatnonzero(mine)[m.holds(frame[mine])]:
+                    said[i].append(f"never acted: {m.what}")
+    return pd.Series(["; ".join(s) or None for s in said], index=frame.index, dtype=object)
+
+
 def never_acted(frame: pd.DataFrame) -> list[str]:
     """One line per table entry that holds in some of ``frame``'s rows (runs
     that finished): which scheme, in how many runs, and what never happened."""
     if frame.empty or "scheme" not in frame:
         return []
-    ok = _col(frame, "status").isin(["ok"]).to_numpy() | ("status" not in frame)
+    ok = _finished(frame)
     lines = []
     for m in NEVER_ACTED:
         mine = frame[(frame["scheme"] == m.scheme).to_numpy() & ok]

@@ -391,7 +391,7 @@ class Experiment:
             for spec in self.plots:
                 draw: Callable[..., Any] = getattr(plot, spec.kind)
                 figure = Figure(figsize=(6.4, 4.2))
-                draw(spec.rows(frame), ax=figure.subplots(), **spec.options)
+                draw(frame, ax=figure.subplots(), where=spec.where or None, **spec.options)
                 fmt = Path(spec.file).suffix[1:]
                 out.write(spec.file, _save_figure(figure, fmt))
                 written.append(spec.file)

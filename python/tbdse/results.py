@@ -358,6 +358,10 @@ def build_frame(
     data["config_hash"] = np.array([f"{int(h):016x}" for h in hashes[rows]], dtype=object)
     data["tbdse_version"] = tbdse.__version__
     frame = pd.DataFrame(data)
+    # A mechanism switched on that did nothing in this run (a quiet zero else).
+    from tbdse._mechanisms import run_warnings
+
+    frame.insert(list(frame.columns).index("config_hash"), "warnings", run_warnings(frame))
     # Which scheme parameters the sweep varied, and which columns describe a
     # run's configuration: plots split lines by them rather than average them.
     frame.attrs["scheme_axes"] = [plan.axes.keys[j].name for j in plan.axes.columns("scheme")]
