@@ -417,7 +417,7 @@ def _scheme_entry(s: Scheme) -> dict[str, Any]:
     spec = getattr(s, "spec", None)
     if spec is not None:  # a user policy from an experiment file: its entry as written
         return dict(spec)
-    entry: dict[str, Any] = {"name": s.name, **s.params}
+    entry: dict[str, Any] = {"name": s.name, **s.read_params()}
     if s.custom_label is not None:
         entry["label"] = s.custom_label
     return entry

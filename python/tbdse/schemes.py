@@ -267,6 +267,20 @@ class Scheme:
         as set by the user (a default is never refused as unread)."""
         return encode_all(info(self.name)["params"], self._given, f"scheme '{self.name}'")
 
+    def read_params(self) -> dict[str, Any]:
+        """The parameter values this scheme's run reads: those given, and the
+        defaults whose read conditions (``read_when``) hold, so a written
+        configuration never sets a parameter the run would refuse as unread."""
+        out: dict[str, Any] = {}
+        for p in info(self.name)["params"]:
+            name = p["name"]
+            if name in self._given or all(
+                (self.params.get(c["param"]) in c["values"]) == c["among"]
+                for c in p.get("read_when", [])
+            ):
+                out[name] = self.params[name]
+        return out
+
     def key(self) -> tuple[Any, ...]:
         return (self.name, tuple(sorted(self.params.items())), self._label)
 
