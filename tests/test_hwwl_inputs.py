@@ -94,3 +94,33 @@ def test_seeds_give_different_inputs_and_the_same_seed_the_same() -> None:
     b = td.workloads.lonestar("sp", nodes=2048, seed=1).model_input
     c = td.workloads.lonestar("sp", nodes=2048, seed=2).model_input
     assert a.content_hash == b.content_hash != c.content_hash
+
+
+@pytest.mark.parametrize(
+    ("graph", "fields", "scale", "initial", "words"),
+    [
+        (False, {"arc_activation": 0.1}, [], [], "needs a graph"),
+        (True, {"activations": 0.5, "max_activations": 1}, [], [], "follow its arcs"),
+        (True, {"arc_activation": 1.5}, [], [], r"arc_activation must be in \[0, 1\]"),
+        (True, {"nodes": 7}, [], [], "differs from the graph"),
+        (True, {}, [1.0, 1.0], [], "work_scale has 2 factors for 4 ids"),
+        (True, {}, [1.0, 0.0, 1.0, 1.0], [], r"work_scale factors must be in \(0, 1e6\]"),
+        (True, {}, [], [0, 4], "initial id 4 is not an id"),
+    ],
+)
+def test_structured_operator_refuses_bad_fields(
+    graph: bool, fields: dict[str, float], scale: list[float], initial: list[int], words: str
+) -> None:
+    g = td.workloads.graphs.from_edges([(0, 1), (1, 2), (2, 3)], nodes=4) if graph else None
+    base = {"work_mean": 10.0} if graph else {"work_mean": 10.0, "nodes": 4.0}
+    with pytest.raises(td.ConfigError, match=words):
+        td._core.WorklistProblem(g, "synthetic", {**base, **fields}, scale, initial)
+
+
+def test_structured_problem_pickles_with_its_input() -> None:
+    import pickle
+
+    p = td.workloads.lonestar("dmr", nodes=1024, seed=4).model_input
+    q = pickle.loads(pickle.dumps(p))
+    assert q.content_hash == p.content_hash
+    assert list(q.initial_items()) == list(p.initial_items())
