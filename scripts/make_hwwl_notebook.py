@@ -53,7 +53,9 @@ One shared worklist of unbounded capacity, in push order (`ideal_fifo`) or
 smallest id first (`ideal_sorted`), against the three software versions:
 topology-driven, data-driven (atomic-reduced pushes) and data-driven with work
 donating (Table I's LSG+W). BFS and SSSP run on a 262,144-node road-like graph;
-BH, DMR, MST and SP are synthetic stand-ins on 16,384 ids. Paper: the FIFO
+BH, DMR, MST and SP run tbdse's synthetic operator over their generated
+input kinds (Plummer bodies, a clustered mesh, an R-MAT graph, random 3-SAT;
+`td.workloads.lonestar_inputs`) of about 16,384 ids. Paper: the FIFO
 worklist gains 1.2x-2.8x over the better software version, the sorted one more
 "in most cases".""",
     ),
@@ -75,7 +77,7 @@ worklist versions make 8-27 (Table II's Reqs/Load shows the same contrast) —
 and on this 4-core machine, 32 MSHRs per core make scattered loads the
 bottleneck. Sorting the worklist by id puts nearby ids in one warp, so their
 loads share lines: the sorted ideal beats FIFO on SSSP by 2x and on BFS by
-30%, the paper's memory-irregularity argument carried by the caches.""",
+a quarter, the paper's memory-irregularity argument carried by the caches.""",
     ),
     (
         "code",

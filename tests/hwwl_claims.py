@@ -6,6 +6,7 @@ from __future__ import annotations
 import hwwl_checks as chk
 import pandas as pd
 from hwwl_ledger import B, Bundle, Claim, count, fmt, times, winner
+from hwwl_whys import MISS_WHY
 
 NOT_MODELLED = (
     "tbdse models one version of each software implementation (§II-C's LSG versions are not)"
@@ -629,7 +630,8 @@ def evaluate(bundle: Bundle) -> pd.DataFrame:
                 "kind": c.kind,
                 "holds": bool(holds),
                 "measured": measured,
-                "why": c.why,
+                # A miss says why: its claim's own reason, or the traced one.
+                "why": c.why or ("" if holds else MISS_WHY.get(c.id, "")),
             }
         )
     return pd.DataFrame(rows)

@@ -58,6 +58,7 @@ OperatorSpec spec_from(const std::string& op, const Fields& fields) {
     else if (key == "locality") s.locality = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
     else if (key == "generations") s.generations = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
     else if (key == "work_smooth") s.work_smooth = v;
+    else if (key == "arc_activation") s.arc_activation = v;
     else if (key == "work_corr") s.work_corr = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
     else throw ConfigError("unknown worklist operator field '" + key + "'");
   }
@@ -73,13 +74,17 @@ Fields fields_of(const OperatorSpec& s) {
           {"activations", s.activations}, {"max_activations", s.max_activations},
           {"spread", s.spread},           {"generations", s.generations},
           {"locality", s.locality},
-          {"work_smooth", s.work_smooth}, {"work_corr", s.work_corr}};
+          {"work_smooth", s.work_smooth}, {"work_corr", s.work_corr},
+          {"arc_activation", s.arc_activation}};
 }
 
 std::shared_ptr<WorklistProblem> make_problem(const std::optional<std::shared_ptr<Digraph>>& graph,
-                                              const std::string& op, const Fields& fields) {
+                                              const std::string& op, const Fields& fields,
+                                              std::vector<float> work_scale,
+                                              std::vector<std::int32_t> initial) {
   DigraphPtr g = graph ? *graph : nullptr;
-  return std::make_shared<WorklistProblem>(std::move(g), spec_from(op, fields));
+  return std::make_shared<WorklistProblem>(std::move(g), spec_from(op, fields),
+                                           std::move(work_scale), std::move(initial));
 }
 
 }  // namespace
@@ -89,7 +94,10 @@ void register_hwwl(py::module_& m) {
       m, "WorklistProblem",
       "An operator over work items (BFS, SSSP on a Digraph, or the synthetic stand-in): the "
       "worklist machine's workload.")
-      .def(py::init(&make_problem), py::arg("graph"), py::arg("operator"), py::arg("fields"))
+      .def(py::init(&make_problem), py::arg("graph"), py::arg("operator"), py::arg("fields"),
+           py::arg("work_scale") = std::vector<float>{}, py::arg("initial") = std::vector<std::int32_t>{})
+      .def_property_readonly("work_scale", [](const WorklistProblem& p) { return p.work_scale(); })
+      .def_property_readonly("initial_ids", [](const WorklistProblem& p) { return p.initial_ids(); })
       .def_property_readonly("operator", [](const WorklistProblem& p) { return operator_name(p.op().kind); })
       .def_property_readonly("fields", [](const WorklistProblem& p) { return fields_of(p.op()); })
       .def_property_readonly("graph", [](const WorklistProblem& p) -> py::object {
@@ -112,13 +120,16 @@ void register_hwwl(py::module_& m) {
           [](const WorklistProblem& p) {
             py::object graph = py::none();
             if (p.graph()) graph = py::cast(std::const_pointer_cast<Digraph>(p.graph_ptr()));
-            return py::make_tuple(graph, operator_name(p.op().kind), fields_of(p.op()));
+            return py::make_tuple(graph, operator_name(p.op().kind), fields_of(p.op()),
+                                  p.work_scale(), p.initial_ids());
           },
           [](const py::tuple& state) {
-            if (state.size() != 3) throw ConfigError("WorklistProblem: damaged pickled state");
+            if (state.size() != 5) throw ConfigError("WorklistProblem: damaged pickled state");
             std::optional<std::shared_ptr<Digraph>> graph;
             if (!state[0].is_none()) graph = state[0].cast<std::shared_ptr<Digraph>>();
-            return make_problem(graph, state[1].cast<std::string>(), state[2].cast<Fields>());
+            return make_problem(graph, state[1].cast<std::string>(), state[2].cast<Fields>(),
+                                state[3].cast<std::vector<float>>(),
+                                state[4].cast<std::vector<std::int32_t>>());
           }));
 }
 

@@ -186,8 +186,17 @@ class ModelInput:
 
 class WorklistProblem(ModelInput):
     def __init__(
-        self, graph: Digraph | None, operator: str, fields: Mapping[str, float]
+        self,
+        graph: Digraph | None,
+        operator: str,
+        fields: Mapping[str, float],
+        work_scale: Sequence[float] | npt.NDArray[np.float32] = ...,
+        initial: Sequence[int] | npt.NDArray[np.int32] = ...,
     ) -> None: ...
+    @property
+    def work_scale(self) -> list[float]: ...
+    @property
+    def initial_ids(self) -> list[int]: ...
     @property
     def operator(self) -> str: ...
     @property

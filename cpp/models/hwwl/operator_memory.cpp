@@ -1,6 +1,7 @@
 #include "models/hwwl/operator_memory.hpp"
 
 #include <algorithm>
+#include <span>
 
 namespace tbdse::hwwl {
 
@@ -20,20 +21,24 @@ std::uint64_t mix(std::uint64_t x) {
 OperatorMemory::OperatorMemory(const WorklistProblem& problem)
     : problem_(problem),
       graph_(problem.graph()),
+      synthetic_(problem.synthetic()),
       weighted_(problem.op().kind == OperatorKind::SSSP),
       nodes_(problem.nodes()),
       window_(problem.op().locality > 0 ? problem.op().locality : problem.nodes()) {}
 
 std::int32_t OperatorMemory::rounds(std::int32_t u) const {
-  if (!graph_) return problem_.op().mem_rounds;
+  if (!graph_ || synthetic_) return problem_.op().mem_rounds;
   const auto degree = static_cast<std::int64_t>(graph_->neighbours(u).size());
   return static_cast<std::int32_t>(std::min<std::int64_t>(1 + 2 * degree, INT32_MAX));
 }
 
 std::int32_t OperatorMemory::round_loads(std::int32_t u, std::int32_t round, Access out[2]) const {
-  if (!graph_) {
+  if (synthetic_) {
     std::int64_t id = u;
-    if (round > 0) {  // a neighbouring record (a tree cell, a triangle, a clause)
+    const auto next = graph_ ? graph_->neighbours(u) : std::span<const std::int32_t>{};
+    if (round > 0 && !next.empty()) {  // the input's neighbours, in turn
+      id = next[static_cast<std::size_t>(round - 1) % next.size()];
+    } else if (round > 0 && !graph_) {  // a neighbouring record (a tree cell, a triangle, a clause)
       const std::uint64_t h = mix(static_cast<std::uint64_t>(u) << 20 ^ static_cast<std::uint64_t>(round));
       const std::int64_t offset = static_cast<std::int64_t>(h % static_cast<std::uint64_t>(2 * window_ + 1)) - window_;
       id = ((u + offset) % nodes_ + nodes_) % nodes_;

@@ -41,7 +41,7 @@ class OperatorMemory {
   // out[0..n); returns n.  Synthetic: round 0 reads the item's record, later
   // rounds the record of an id within `locality` of it (anywhere when 0;
   // hashed from the item and round, so every scheme touches the same
-  // addresses).
+  // addresses), or, over an input's graph, its neighbours' records in turn.
   std::int32_t round_loads(std::int32_t u, std::int32_t round, Access out[2]) const;
 
   static std::uint64_t base(Region r) { return static_cast<std::uint64_t>(r) << 36; }
@@ -64,6 +64,7 @@ class OperatorMemory {
  private:
   const WorklistProblem& problem_;
   const Digraph* graph_;
+  bool synthetic_;
   bool weighted_;
   std::int32_t nodes_;
   std::int64_t window_;  // synthetic: ids a later round may read on either side

@@ -148,10 +148,20 @@ ItemCost OperatorState::apply_synthetic(std::int32_t u, std::vector<std::int32_t
   if (op_.work_smooth > 0)  // part of the log-work shared with nearby ids
     z = std::sqrt(op_.work_smooth) * smooth_field(u) + std::sqrt(1 - op_.work_smooth) * z;
   const double sigma = op_.work_sigma;
-  const double work = op_.work_mean * std::pow(op_.work_growth, gen) *
-                      std::exp(sigma * z - 0.5 * sigma * sigma);
+  const auto& scale = problem_.work_scale();
+  const double work = op_.work_mean * (scale.empty() ? 1.0 : scale[u]) *
+                      std::pow(op_.work_growth, gen) * std::exp(sigma * z - 0.5 * sigma * sigma);
   const auto instructions = static_cast<std::int64_t>(std::max(1.0, std::round(work)));
-  if (gen + 1 < op_.generations && op_.max_activations > 0) {
+  if (const Digraph* g = problem_.graph()) {  // the input's structure: activations along arcs
+    if (gen + 1 < op_.generations && op_.arc_activation > 0) {
+      const auto next = g->neighbours(u);
+      for (std::size_t k = 0; k < next.size(); ++k) {
+        if (rng_.uniform2(origin, 1 + k)[0] >= op_.arc_activation) continue;
+        push(next[k], child_origin(origin, static_cast<std::int32_t>(k)), gen + 1);
+        activated.push_back(next[k]);
+      }
+    }
+  } else if (gen + 1 < op_.generations && op_.max_activations > 0) {
     const std::int32_t n = op_.nodes;
     const std::int32_t spread = op_.spread > 0 ? op_.spread : n;
     const double p = op_.activations / op_.max_activations;

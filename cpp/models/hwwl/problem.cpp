@@ -57,8 +57,10 @@ void require(bool ok, const std::string& message) {
 
 }  // namespace
 
-WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op)
-    : graph_(std::move(graph)), op_(op) {
+WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op, std::vector<float> work_scale,
+                                 std::vector<std::int32_t> initial)
+    : graph_(std::move(graph)), op_(op), work_scale_(std::move(work_scale)),
+      initial_(std::move(initial)) {
   const bool synthetic = op_.kind == OperatorKind::SYNTHETIC;
   require(op_.node_instructions >= 0 && op_.arc_instructions >= 0,
           "node_instructions and arc_instructions must be >= 0");
@@ -67,9 +69,32 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op)
     require(op_.source >= 0 && op_.source < graph_->nodes(),
             "source " + std::to_string(op_.source) + " is not a node (0.." +
                 std::to_string(graph_->nodes() - 1) + ")");
+    require(work_scale_.empty() && initial_.empty() && op_.arc_activation == 0,
+            "work_scale, initial ids and arc_activation belong to the synthetic operator");
   } else {
-    require(graph_ == nullptr, "the synthetic operator runs without a graph");
+    if (graph_) {  // the input's structure: ids are its nodes
+      require(op_.nodes == 0 || op_.nodes == graph_->nodes(),
+              "nodes = " + std::to_string(op_.nodes) + " differs from the graph's " +
+                  std::to_string(graph_->nodes()) + " (leave it 0 with a graph)");
+      op_.nodes = graph_->nodes();
+      require(op_.activations == 0 && op_.spread == 0 && op_.locality == 0,
+              "with a graph, activations follow its arcs (arc_activation) and loads its "
+              "neighbours: activations, spread and locality must be 0");
+    }
+    require(op_.arc_activation >= 0 && op_.arc_activation <= 1,
+            "arc_activation must be in [0, 1]");
+    require(op_.arc_activation == 0 || graph_ != nullptr,
+            "arc_activation needs a graph (the input's structure)");
     require(op_.nodes >= 1, "the synthetic operator needs nodes >= 1");
+    require(work_scale_.empty() || work_scale_.size() == static_cast<std::size_t>(op_.nodes),
+            "work_scale has " + std::to_string(work_scale_.size()) + " factors for " +
+                std::to_string(op_.nodes) + " ids");
+    for (const float f : work_scale_)
+      require(std::isfinite(f) && f > 0 && f <= 1e6, "work_scale factors must be in (0, 1e6]");
+    for (const std::int32_t id : initial_)
+      require(id >= 0 && id < op_.nodes, "initial id " + std::to_string(id) +
+                                             " is not an id (0.." + std::to_string(op_.nodes - 1) +
+                                             ")");
     require(op_.initial > 0 && op_.initial <= 1, "initial must be in (0, 1]");
     require(op_.work_mean >= 1 && op_.work_mean <= 1e9, "work_mean must be in [1, 1e9]");
     require(op_.work_sigma >= 0 && op_.work_sigma <= 4, "work_sigma must be in [0, 4]");
@@ -99,16 +124,24 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op)
   h.add_double(op_.work_sigma).add_double(op_.work_growth).add_signed(op_.mem_rounds);
   h.add_double(op_.activations).add_signed(op_.max_activations).add_signed(op_.spread);
   h.add_signed(op_.generations).add_double(op_.work_smooth).add_signed(op_.work_corr);
-  h.add_signed(op_.locality);
-  // Version 2 of the synthetic draws (per-activation origins): results kept
+  h.add_signed(op_.locality).add_double(op_.arc_activation);
+  h.add_signed(static_cast<std::int64_t>(work_scale_.size()));
+  for (const float f : work_scale_) h.add_double(f);
+  h.add_signed(static_cast<std::int64_t>(initial_.size()));
+  for (const std::int32_t id : initial_) h.add_signed(id);
+  // Version 3 of the synthetic draws (graph-driven activations): results kept
   // under the old keys are not reused.
-  if (synthetic) h.add_signed(2);
+  if (synthetic) h.add_signed(3);
   hash_ = h.digest();
 }
 
 std::int32_t WorklistProblem::nodes() const { return graph_ ? graph_->nodes() : op_.nodes; }
 
 double WorklistProblem::weight() const {
+  if (graph_ && synthetic())
+    return static_cast<double>(graph_->nodes()) * (1.0 + op_.generations * op_.arc_activation *
+                                                             static_cast<double>(graph_->arcs()) /
+                                                             graph_->nodes());
   if (graph_) return static_cast<double>(graph_->nodes()) + static_cast<double>(graph_->arcs());
   return static_cast<double>(op_.nodes) * (1.0 + op_.activations * op_.generations);
 }
@@ -121,6 +154,7 @@ std::map<std::string, double> WorklistProblem::sizes() const {
 
 std::vector<std::int32_t> WorklistProblem::initial_items() const {
   if (op_.kind != OperatorKind::SYNTHETIC) return {op_.source};
+  if (!initial_.empty()) return initial_;
   const auto count = std::max<std::int64_t>(1, std::llround(op_.initial * op_.nodes));
   std::vector<std::int32_t> items;
   items.reserve(static_cast<std::size_t>(count));
@@ -131,7 +165,7 @@ std::vector<std::int32_t> WorklistProblem::initial_items() const {
 
 const std::vector<std::int64_t>& WorklistProblem::reference_distances() const {
   std::call_once(reference_once_, [this] {
-    if (!graph_) return;
+    if (!graph_ || synthetic()) return;
     reference_ = op_.kind == OperatorKind::BFS ? bfs_levels(*graph_, op_.source)
                                                : dijkstra(*graph_, op_.source);
   });

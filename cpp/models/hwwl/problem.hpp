@@ -56,14 +56,24 @@ struct OperatorSpec {
   std::int32_t locality = 0;
   double work_smooth = 0.0;
   std::int32_t work_corr = 0;
+  // Synthetic operator over an input's structure (a graph given with it:
+  // td.workloads.lonestar_inputs): ids are the graph's nodes, and processing
+  // an item activates each target of its out-arcs with this probability
+  // (instead of `activations` within `spread`); its later load rounds read
+  // its neighbours' records (instead of ids within `locality`).
+  double arc_activation = 0.0;
 };
 
 class WorklistProblem final : public ModelInput {
  public:
   // Validates: a graph operator needs a graph and a source in range; the
-  // synthetic one a node count; ids fit the banks' 24-bit entries (§III-B).
-  // ConfigError naming the field otherwise.
-  WorklistProblem(DigraphPtr graph, OperatorSpec op);
+  // synthetic one a node count (or a graph: its structure); ids fit the
+  // banks' 24-bit entries (§III-B).  Synthetic only: work_scale (one factor
+  // per id, > 0, multiplying work_mean: the input's per-item work) and
+  // initial (the ids active at the start, instead of `initial` evenly
+  // spaced).  ConfigError naming the field otherwise.
+  WorklistProblem(DigraphPtr graph, OperatorSpec op, std::vector<float> work_scale = {},
+                  std::vector<std::int32_t> initial = {});
 
   std::string kind() const override { return "worklist"; }
   std::uint64_t content_hash() const override { return hash_; }
@@ -74,6 +84,11 @@ class WorklistProblem final : public ModelInput {
   const Digraph* graph() const { return graph_.get(); }
   const DigraphPtr& graph_ptr() const { return graph_; }
   std::int32_t nodes() const;
+  bool synthetic() const { return op_.kind == OperatorKind::SYNTHETIC; }
+  // Per-id work factors (empty: 1 everywhere) and the explicit initial ids
+  // (empty: `initial` evenly spaced), as given.
+  const std::vector<float>& work_scale() const { return work_scale_; }
+  const std::vector<std::int32_t>& initial_ids() const { return initial_; }
 
   // The ids active at the start, in order.
   std::vector<std::int32_t> initial_items() const;
@@ -85,6 +100,8 @@ class WorklistProblem final : public ModelInput {
  private:
   DigraphPtr graph_;
   OperatorSpec op_;
+  std::vector<float> work_scale_;
+  std::vector<std::int32_t> initial_;
   std::uint64_t hash_ = 0;
   mutable std::once_flag reference_once_;
   mutable std::vector<std::int64_t> reference_;

@@ -35,7 +35,7 @@ from tbdse.errors import ConfigError
 from tbdse.workloads import graphs
 from tbdse.workloads.base import Workload, generator
 
-__all__ = ["LONESTAR", "bfs", "graph_operator", "lonestar", "lonestar_names", "sssp"]
+__all__ = ["LONESTAR", "STRUCTURED", "bfs", "graph_operator", "lonestar", "lonestar_names", "sssp"]
 
 GRAPH_KINDS = ("rmat", "grid", "uniform", "road", "file")
 # Parameters of graph "road" only, with their defaults (no result column otherwise).
@@ -291,22 +291,102 @@ LONESTAR: dict[str, dict[str, float]] = {
 }
 
 
+# The synthetic operator over each benchmark's generated input
+# (lonestar_inputs.py): work and loads per item as LONESTAR's, while which
+# ids an item activates, and what each id costs, come from the input.
+STRUCTURED: dict[str, dict[str, float]] = {
+    # The interaction count gives the per-body work; a little noise beside it.
+    "bh": {"work_mean": 160, "work_sigma": 0.2, "mem_rounds": 6, "locality": 64},
+    # A bad triangle's refinement re-activates bad triangles of its cavity's ring.
+    "dmr": {
+        "work_mean": 700,
+        "work_sigma": 0.4,
+        "mem_rounds": 14,
+        "arc_activation": 0.12,
+        "generations": 16,
+    },
+    # Merges activate neighbouring components; operators grow every round.
+    "mst": {
+        "work_mean": 60,
+        "work_sigma": 0.3,
+        "mem_rounds": 4,
+        "arc_activation": 0.006,
+        "generations": 12,
+        "work_growth": 1.5,
+    },
+    # A clause's update activates the clauses that share a variable with it.
+    "sp": {
+        "work_mean": 220,
+        "work_sigma": 0.3,
+        "mem_rounds": 10,
+        "arc_activation": 0.015,
+        "generations": 6,
+    },
+}
+INPUTS = ("structured", "uniform", "file")
+
+
 def lonestar_names() -> list[str]:
     return sorted(LONESTAR)
+
+
+def _structured(key: str, nodes: int, seed: int, path: str) -> tuple[Any, Any, Any]:
+    from tbdse.workloads import lonestar_inputs as li
+
+    if path:
+        g = graphs.read(path)
+        return g, li.degree_work(g), list(range(g.nodes))
+    made = {
+        "bh": li.plummer_bh,
+        "dmr": li.clustered_dmr,
+        "mst": li.rmat_mst,
+        "sp": li.random_sat_sp,
+    }[key](nodes, seed)
+    return made.graph, made.work_scale, made.initial
 
 
 @generator(
     "lonestar", naming=lambda p: f"{str(p.get('benchmark', '?')).upper()} ({p.get('nodes')})"
 )
-def lonestar(benchmark: str, nodes: int = 65536, *, name: str | None = None) -> Workload:
-    """A synthetic stand-in for a LonestarGPU benchmark (bh, dmr, mst, sp) over ``nodes`` ids."""
+def lonestar(
+    benchmark: str,
+    nodes: int = 65536,
+    input: str = "structured",
+    seed: int = 0,
+    path: str = "",
+    *,
+    name: str | None = None,
+) -> Workload:
+    """A LonestarGPU benchmark (bh, dmr, mst, sp) over about ``nodes`` ids: input
+    'structured' (the benchmark's input kind generated: Plummer bodies, a clustered
+    mesh, an R-MAT graph, random 3-SAT; lonestar_inputs), 'file' (mst: a graph file,
+    path) or 'uniform' (the earlier stand-in, no input structure)."""
     text(benchmark, "benchmark")
     key = benchmark.lower()
     if key not in LONESTAR:
         raise unknown_name("LonestarGPU benchmark", benchmark, LONESTAR)
+    if input not in INPUTS:
+        raise unknown_name("lonestar input", input, INPUTS)
     n = whole(nodes, "nodes", 1, 2**24)
-    fields = {**LONESTAR[key], "nodes": float(n)}
-    problem = _core.WorklistProblem(None, "synthetic", fields)
+    seed = whole(seed, "seed", 0, 2**63 - 1)
+    if (input == "file") != bool(path) or (input == "file" and key != "mst"):
+        raise ConfigError(
+            "lonestar: 'path' (a graph file) goes with input 'file', for benchmark mst "
+            f"only (benchmark '{key}', input '{input}', path {'set' if path else 'empty'})"
+        )
+    if input == "uniform" and seed:
+        raise ConfigError("lonestar: input 'uniform' draws from the model's seed; drop 'seed'")
+    params: dict[str, Any] = {"benchmark": key, "nodes": n}
+    if input == "uniform":
+        problem = _core.WorklistProblem(None, "synthetic", {**LONESTAR[key], "nodes": float(n)})
+    else:
+        g, scale, initial = _structured(key, n, seed, path)
+        fields = {**STRUCTURED[key], "nodes": float(len(scale))}
+        problem = _core.WorklistProblem(g, "synthetic", fields, scale, initial)
+        params.update(input=input, seed=seed)
+        if path:
+            params["path"] = path
+            name = name or f"MST ({Path(path).name})"
     made = Workload(model_input=problem, name=name or f"{key.upper()} ({n})")
-    made.generator, made.params = "lonestar", {"benchmark": key, "nodes": n}
+    made.generator, made.params = "lonestar", params
     return made
