@@ -217,7 +217,7 @@ APPS: dict[str, AppSpec] = {
 
 # The TB-cost scale fitted to Fig. 9 with locality, and the stated spread (see
 # the module docstring).
-COST_SCALE = 0.2
+COST_SCALE = 0.25
 COST_JITTER = 0.1
 # Locality (docs/models/blockmaestro.md "Locality"): the TBs' data footprints
 # go through the GPU's memory hierarchy, which replaces the share
