@@ -104,10 +104,12 @@ best""",
     ),
     (
         "md",
-        """The spread is what moves LRR's range (about 3 at σ 0.02, 5 at 0.04, 7 at
-0.1), and it also widens run-ahead's gain over DepLinks, so the speed-ups
-alone would pick a smaller σ than the ranges: the joint fit, σ = 0.04 with
-a mean of 80,000 cycles, leaves LRR about two points above the paper. No
+        """The spread is what moves LRR's range; under the gtx480's oldest-first
+sharing it is about 2 at σ 0.02, 2.5 at 0.04 and 5 only at 0.1, and the
+spread also widens run-ahead's gain over DepLinks, so the joint fit, σ =
+0.02 with a mean of 83,000 cycles, gives up the ranges (LRR 2, not 5) for
+the speed-ups (LRR about two points above the paper, DepLinks two below;
+80,000 / 0.04 under even sharing). No
 point gives LVL the paper's two-point lead over LRR (below).
 
 CDP's device-launch latency affects CDP alone, so it is fitted after the
@@ -200,14 +202,13 @@ ax.legend();""",
     ),
     (
         "md",
-        """LVL stays at 2, below its bound of 3, as in the paper — but not because
-of oldest-first sharing: the calibrated blocks are nearly equal (σ = 0.04),
-so the blocks of a level finish together and the window rarely reaches a
-third level. LRR's average range of 4.7 is the paper's 5 (the spread was
-fitted to it), but DTW's 7 and SOR's 6 would need per-benchmark spreads the
-paper does not give. The check below repeats the 9K comparison with more
-spread and with oldest-first sharing, which narrows LRR's range along with
-LVL's, since it starves the blocks that run ahead.
+        """LVL stays at 2, below its bound of 3, as in the paper, and so does LRR:
+with the calibrated, nearly equal blocks (σ = 0.02) and oldest-first
+sharing, which starves the blocks that run ahead, the window rarely
+reaches a third level, so the bound never binds. LRR's 5 (and DTW's 7,
+SOR's 6) would need σ about 0.1, where the speed-ups overshoot Fig. 9. The
+check below repeats the 9K comparison with more spread and with even
+sharing, which widens LRR's range.
 
 The memory overhead is lower than the paper's because tbdse counts two
 128-byte requests per 16 nodes (nodes, then edges) against the kernels' own
@@ -221,7 +222,7 @@ the L2.""",
                                             cost=td.cost.lognormal(wb.SIZES[size][1], sigma))
 
 sens = td.sweep([varied(b, "9K", s) for b in ("DTW", "HEAT2D") for s in (0.04, 0.1)],
-                [gpu, gpu.replace(name="gtx480 oldest_first", sm_share="oldest_first")],
+                [gpu, gpu.replace(name="gtx480 even", sm_share="even")],
                 [td.Scheme("wireframe", policy="lrr", label="LRR"), td.Scheme("wireframe", policy="lvl", label="LVL")],
                 baseline="global_barrier", replicates=2, seed=10, progress=False)
 sens.pivot_table(index=["gpu", "cost.sigma"], columns="label", values=["max_level_range", "speedup"]).round(3)""",
