@@ -156,3 +156,15 @@ def test_issue_interval_is_checked() -> None:
         td.Kernel("k", threads=32, issue_interval=0.5)
     with pytest.raises(td.ConfigError, match="needs 'threads'"):
         td.Kernel("k", issue_interval=4)
+
+
+def test_oldest_first_leaves_no_rounding_residue_as_a_share() -> None:
+    # Regression (issue 28 recalibration): under oldest_first what older TBs
+    # leave of sm_saturation 2 was a ~1e-16 residue given to a younger TB as
+    # its share, which put its end past 2^62 cycles (SimulationError).  These
+    # runs failed before the residue was snapped to zero.
+    gpu = td.gpus.gtx480(sm_saturation=2)
+    for bench in ("SOR", "HIST"):
+        wl = td.workloads.wireframe_benchmark(bench, size="9K")
+        r = td.simulate(wl, gpu, td.schemes.Scheme("wireframe"), seed=0)
+        assert 0 < r.makespan_cycles < 10**9
