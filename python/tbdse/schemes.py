@@ -103,7 +103,11 @@ _NOT_READ_BY_TB_ENGINE = (
 # (cpp/models/vgiw/memory.cpp); DRAM bandwidth is their own parameter.
 _VGIW_MEMORY = _MEMORY_FIELDS - {"dram_channels", "dram_channel_gbps"}
 _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
-    "simt": frozenset({"lanes", "issue_width", "clock_mhz"}) | _VGIW_MEMORY,
+    # simt also sizes its occupancy from the SM (simt.cpp: blocks per SM)
+    "simt": frozenset(
+        {"lanes", "issue_width", "clock_mhz", "tb_slots", "threads_per_sm", "regs_per_sm"}
+    )
+    | _VGIW_MEMORY,
     "sgmf": frozenset({"clock_mhz"}) | _VGIW_MEMORY,  # a dataflow fabric: its own units
     "vgiw": frozenset({"clock_mhz"}) | _VGIW_MEMORY,
 }
