@@ -369,8 +369,10 @@ def test_unbounded_buffers_equal_dataflow_ideal(
         ),
         timeline=True,
     )
+    # dataflow_ideal reads no mem_latency (and refuses a GPU that sets it)
+    same_gpu = make_gpu(sms, slots, host_launch_us=1.0)
     ideal = td.simulate(
-        wl, gpu, read_scheme("dataflow_ideal", policy=policy, level_bound=bound), timeline=True
+        wl, same_gpu, read_scheme("dataflow_ideal", policy=policy, level_bound=bound), timeline=True
     )
     assert wf.makespan_cycles == ideal.makespan_cycles
     # Nothing waits for the buffer (tasks LVL holds back are not buffer stalls).

@@ -33,7 +33,10 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 from tbdse._inputs import show_input
 from tbdse._trace_pick import trace_arg, trace_words
@@ -341,6 +344,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "plot":
         from pathlib import Path
 
+        if args.file is None:  # the folder's own resolved.yaml: only from a record we can read
+            _refuse_earlier_format(Path(args.folder))
         source = args.file or str(Path(args.folder) / "resolved.yaml")
         experiment.load(source, input_root=args.input_root).plot(args.folder, echo=log.info)
         return 0
@@ -429,6 +434,27 @@ def _stop_signals() -> Iterator[list[int]]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def _refuse_earlier_format(folder: Path) -> None:
+    """A folder an earlier tbdse wrote keeps that release's resolved.yaml
+    (with parameters today's runs refuse as unread): say to adopt it first,
+    before reading its files."""
+    import json
+
+    from tbdse._outdir import FORMAT, MANIFEST
+    from tbdse._ownership import adopt_hint
+
+    try:
+        with open(folder / MANIFEST, encoding="utf-8") as f:
+            record = json.loads(f.read(1 << 20))
+    except (OSError, ValueError):
+        return  # no readable record: Experiment.plot says what is missing
+    found = record.get("format") if isinstance(record, dict) else None
+    if isinstance(found, int) and found < FORMAT:
+        raise ConfigError(
+            f"{folder} was written by an earlier tbdse (format {found}). " + adopt_hint(folder)
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
