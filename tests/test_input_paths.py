@@ -286,6 +286,21 @@ def test_a_gpu_axis_no_scheme_reads_is_an_error() -> None:
     assert td.schemes.gpu_fields_read("hwwl") >= {"sms", "lanes", "l1_bytes", "dram_latency"}
     assert "mem_latency" not in td.schemes.gpu_fields_read("hwwl")
     assert "lanes" not in td.schemes.gpu_fields_read("wireframe")
+    # Found by tests/test_knobs_move.py (issue 29): lanes are the worklist
+    # banks per core, which the software worklists do not have; no store of
+    # VGIW's machines meets a line a load brought in, where l1_write acts.
+    bfs = W.bfs(graph="rmat", nodes=64, degree=4, seed=1)
+    with raises("sweep axis 'gpu.lanes' changes nothing: no scheme of the sweep (data, topology)"):
+        td.sweep(bfs, "gtx480", ["data", "topology"], grid={"gpu.lanes": [16, 32]})
+    with raises(
+        "sweep axis 'gpu.l1_write' changes nothing: no scheme of the sweep (simt, sgmf, vgiw)"
+    ):
+        td.sweep(
+            wl,
+            "gtx480",
+            ["simt", "sgmf", "vgiw"],
+            grid={"gpu.l1_write": ["write_evict", "write_through"]},
+        )
 
 
 def test_a_gpu_field_no_scheme_reads_is_an_error(tmp_path: Path) -> None:

@@ -30,35 +30,15 @@ GPU_NO_METRIC: dict[tuple[str, str], str] = {}
 # Fields a scheme reads (td.schemes.gpu_fields_read) that moved nothing on any
 # workload tried, without a reason found yet: expected failures, strict, so a
 # fix shows (reported to the lead with issue 29).
-GPU_UNEXPLAINED = {
-    **{
-        (s, "smem_per_sm"): "no workload tried declares shared memory per TB"
-        for s in [
-            "global_barrier",
-            "cdp",
-            "deplinks",
-            "dataflow_ideal",
-            "wireframe",
-            "baseline",
-            "ideal_baseline",
-            "prelaunch",
-            "blockmaestro",
-            "juggler",
-            "user_policy",
-        ]
-    },
-    **{
-        (s, "l1_write"): "no run tried changed with the L1 write policy (stores counted?)"
-        for s in ("hwwl", "data", "simt", "sgmf", "vgiw")
-    },
-    ("topology", "lanes"): "the software kernels' issue rate did not change with lanes",
-    ("data", "lanes"): "the software kernels' issue rate did not change with lanes",
-    ("sgmf", "l2_banks"): "SGMF's runs tried never contended for L2 banks",
-    ("sgmf", "l2_ways"): "SGMF's runs tried never conflicted in the L2",
-}
+GPU_UNEXPLAINED: dict[tuple[str, str], str] = {}
 # GPU settings under which a field bites: more TB slots than sm_saturation's
 # 4, so that shared SMs slow down.
-FIELD_BASE: dict[str, dict[str, Any]] = {"sm_model": {"sms": 1, "tb_slots": 8}}
+FIELD_BASE: dict[str, dict[str, Any]] = {
+    "sm_model": {"sms": 1, "tb_slots": 8},
+    # slots to spare, so that shared memory (2 TBs of SMEM_KERNEL by default) limits occupancy
+    "smem_per_sm": {"tb_slots": 8},
+}
+SMEM_KERNEL = td.workloads.Kernel("smem_tile", threads=256, smem_bytes=20000)
 
 
 @cache
@@ -68,11 +48,16 @@ def workloads(kind: str) -> tuple[td.Workload, ...]:
             td.workloads.wavefront(8, 8, cost=td.cost.lognormal(2000, 0.5)),
             td.workloads.blockmaestro_app(td.workloads.blockmaestro_app_names()[0]),
             td.workloads.juggler_app("jacobi", iterations=1, cost_scale=2.0),
+            # a kernel whose TBs hold shared memory: smem_per_sm limits occupancy
+            td.workloads.wavefront(8, 8, cost=td.cost.lognormal(2000, 0.5), kernel=SMEM_KERNEL),
         )
     if kind == "worklist":
         return (
             td.workloads.bfs(graph="rmat", nodes=512, degree=8, seed=1),
             td.workloads.bfs(graph="rmat", nodes=8192, degree=8, seed=1),  # beyond the L2
+            # a road graph's neighbours share lines: a store meets lines its
+            # core read, where the L1 store policy shows
+            td.workloads.sssp(graph="road", nodes=1024, seed=1),
         )
     return (
         td.workloads.divergent_cfg(blocks=6, threads=2048),
@@ -81,6 +66,8 @@ def workloads(kind: str) -> tuple[td.Workload, ...]:
         ),
         td.workloads.vgiw_example(),
         td.workloads.rodinia("bfs_kernel2", threads=4096),
+        # maps onto SGMF's fabric and re-reads lines through the L2
+        td.workloads.rodinia("kmeans_invert_mapping", threads=8192),
     )
 
 
@@ -92,6 +79,11 @@ HINTS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ],
     ("wireframe", "prefetch"): [{"node_buffer": 8, "chunk_bytes": 32, "insertion_buffer": 8}],
     ("hwwl", "overflow_entries"): [{"bank_entries": 2}],
+}
+# Scheme settings under which a GPU field bites (scheme, field): parameters.
+GPU_SCHEME_HINTS: dict[tuple[str, str], dict[str, Any]] = {
+    # small banks spill to the overflow buffer, whose lines are stored and read back
+    ("hwwl", "l1_write"): {"bank_entries": 8},
 }
 GPU_HINTS: dict[tuple[str, str], dict[str, Any]] = {
     ("juggler", "spin_weight"): {"sm_model": "shared"},  # read only with shared SMs
@@ -176,7 +168,7 @@ def moves(scheme: str, knob: str, target: str) -> str | None:
         ]
     else:
         p = next(f for f in td.gpus.field_info() if f["name"] == knob)
-        bases = [{}]
+        bases = [GPU_SCHEME_HINTS.get((scheme, knob), {})]
     for wl in workloads(info["workload_kind"]):
         for base in bases:
             gpu_base = GPU_HINTS.get((scheme, knob), {})

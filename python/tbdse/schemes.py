@@ -100,8 +100,10 @@ _NOT_READ_BY_TB_ENGINE = (
     frozenset({"lanes", "issue_width", "amo_cycles", "mem_latency"}) | _MEMORY_FIELDS
 )
 # VGIW's three machines take one SM's L1/L2 and the DRAM latency from the GPU
-# (cpp/models/vgiw/memory.cpp); DRAM bandwidth is their own parameter.
-_VGIW_MEMORY = _MEMORY_FIELDS - {"dram_channels", "dram_channel_gbps"}
+# (cpp/models/vgiw/memory.cpp); DRAM bandwidth is their own parameter.  Not
+# the L1 store policy: each (block, memory op) has an array of its own, so no
+# store meets a line a load brought into the L1, where the policies differ.
+_VGIW_MEMORY = _MEMORY_FIELDS - {"dram_channels", "dram_channel_gbps", "l1_write"}
 _GPU_FIELDS_BY_SCHEME: dict[str, frozenset[str]] = {
     # simt also sizes its occupancy from the SM (simt.cpp: blocks per SM)
     "simt": frozenset(
@@ -123,9 +125,12 @@ _TB_SCHEME_EXTRA: dict[str, frozenset[str]] = {
 # The hardware worklist's warps stay resident (no blocks, so no tb_slots) and
 # pull without atomics; topology-driven kernels push nothing, so take no
 # atomic (cpp/models/hwwl: only software_machine's pushes read amo_cycles).
+# lanes is the number of worklist banks per core (hwwl_machine.cpp): the
+# software worklists have none, and their warps issue at issue_width.
 _WORKLIST_UNREAD: dict[str, frozenset[str]] = {
     "hwwl": frozenset({"amo_cycles", "tb_slots"}),
-    "topology": frozenset({"amo_cycles"}),
+    "topology": frozenset({"amo_cycles", "lanes"}),
+    "data": frozenset({"lanes"}),
 }
 # Read by the TB engine only under sm_model 'shared' (docs/simulation.md "Timing models").
 _SHARED_ONLY = frozenset({"sm_saturation", "sm_share", "mem_bandwidth"})
