@@ -44,7 +44,7 @@ import numpy as np
 import simpy
 
 import tbdse as td
-from tbdse._plan import Axes, build_plan, namespaces
+from tbdse.simulation.plan import Axes, build_plan, namespaces
 
 TARGET_HEAPQ = 20.0
 TARGET_SIMPY = 100.0

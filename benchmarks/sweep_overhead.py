@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 import tbdse as td
-from tbdse._plan import Axes, build_plan, namespaces
-from tbdse.results import build_frame
+from tbdse.simulation.plan import Axes, build_plan, namespaces
+from tbdse.simulation.results import build_frame
 
 TARGET_US_PER_RUN = 20.0
 TARGET_EFFICIENCY = 0.90

@@ -8,6 +8,6 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PY="${TBDSE_PY:-$ROOT/.venv/bin/python}"
 OUT="${1:-$ROOT/build/api}"
 "$PY" -m pdoc --docformat google -o "$OUT" \
-  tbdse tbdse.results tbdse.errors tbdse.plot tbdse.experiment tbdse.store \
-  tbdse.executors tbdse.schema tbdse.examples tbdse.cli  # (the rest is found from tbdse)
+  tbdse tbdse.simulation.results tbdse.errors tbdse.plot tbdse.experiment tbdse.simulation.store \
+  tbdse.simulation.executors tbdse.experiment.schema tbdse.experiment.examples tbdse.cli  # (the rest is found from tbdse)
 echo "API reference: $OUT/index.html"

@@ -1,4 +1,4 @@
-"""Writes python/tbdse/_scheme_classes.py: one class per registered scheme whose
+"""Writes python/tbdse/schemes/_classes.py: one class per registered scheme whose
 ``__init__`` names every parameter with its type, default and documentation
 (from the compiled registry, ``td.schemes.info(name)["params"]``), so that
 help(), IDEs and mypy see them.
@@ -18,7 +18,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-TARGET = Path(__file__).resolve().parents[1] / "python" / "tbdse" / "_scheme_classes.py"
+TARGET = Path(__file__).resolve().parents[1] / "python" / "tbdse" / "schemes" / "_classes.py"
 
 # Scheme name -> (class name, what the scheme is).  A scheme registered in C++
 # but missing here gets a class named after it, documented by its summary.
@@ -156,7 +156,7 @@ def render() -> str:
         "",
         "from typing import Literal",
         "",
-        "from tbdse.schemes import Scheme",
+        "from tbdse.schemes.base import Scheme",
         "",
         "__all__: list[str] = [",
         *sorted(f'    "{class_name(n)}",' for n in td.schemes.names()),
@@ -202,7 +202,7 @@ def formatted(text: str) -> str:
         capture_output=True,
         text=True,
         check=True,
-        cwd=TARGET.parents[2],
+        cwd=TARGET.parents[3],
     )
     return done.stdout
 

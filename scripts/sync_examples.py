@@ -1,5 +1,5 @@
-"""Copies experiments/*.yaml and experiments/data/ into python/tbdse/examples/,
-the example experiments the package ships (tbdse.examples, `tbdse example`).
+"""Copies experiments/*.yaml and experiments/data/ into python/tbdse/experiment/examples/,
+the example experiments the package ships (tbdse.experiment.examples, `tbdse example`).
 
     .venv/bin/python scripts/sync_examples.py
 

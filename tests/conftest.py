@@ -17,7 +17,7 @@ import pytest
 import tbdse as td
 
 DATA = Path(__file__).parent / "data"
-# tbdse's key signs what it writes (tbdse._ownership): the suite's key lives
+# tbdse's key signs what it writes (tbdse.io.ownership): the suite's key lives
 # in a folder of its own, never in the real home; subprocesses inherit it.
 STATE_DIR = tempfile.mkdtemp(prefix="tbdse-test-state-")
 os.environ["TBDSE_STATE_DIR"] = STATE_DIR
@@ -46,7 +46,7 @@ def read_scheme(name: str, **params: Any) -> td.Scheme:
     """Scheme ``name`` with ``params``, less those the others leave unread
     (level_bound under LRR, ...): property tests draw every knob, and tbdse
     refuses a knob set where the run does not read it (issue 29)."""
-    from tbdse._plan import unread_params
+    from tbdse.simulation.plan import unread_params
 
     values = {p["name"]: p["default"] for p in td.schemes.info(name)["params"]}
     values.update(params)

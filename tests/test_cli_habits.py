@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import cli, runner
+from tbdse import cli
+from tbdse.simulation import runner
 
 EXPERIMENT = textwrap.dedent(
     """\
@@ -145,7 +146,7 @@ def test_a_mechanism_that_never_acted_is_a_warning(
 
 
 def test_the_never_acted_table_reads_each_entrys_counters() -> None:
-    from tbdse._mechanisms import NEVER_ACTED, never_acted, run_warnings
+    from tbdse.simulation.mechanisms import NEVER_ACTED, never_acted, run_warnings
 
     frame = pd.DataFrame(
         {

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tbdse import cli, experiment
-from tbdse._overrides import apply_overrides
+from tbdse.experiment.overrides import apply_overrides
 
 EXPERIMENT = textwrap.dedent(
     """\

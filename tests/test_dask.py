@@ -15,8 +15,9 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import cli, executors
-from tbdse.store import ResultsStore
+from tbdse import cli
+from tbdse.simulation import executors
+from tbdse.simulation.store import ResultsStore
 
 distributed = pytest.importorskip("distributed")
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import make_gpu
 
 import tbdse as td
-import tbdse._plan
+import tbdse.simulation.plan
 from tbdse.workloads.base import GENERATORS, generator
 
 W = td.workloads
@@ -501,7 +501,7 @@ def test_bad_sweep_inputs() -> None:
 def test_config_errors_are_raised_before_anything_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     # The bad run is the last one; nothing may be simulated before the error.
     calls: list[int] = []
-    real_core = tbdse._plan.Plan.core
+    real_core = tbdse.simulation.plan.Plan.core
 
     class Spy:
         def __init__(self, core: Any) -> None:
@@ -514,7 +514,7 @@ def test_config_errors_are_raised_before_anything_runs(monkeypatch: pytest.Monke
             calls.append(len(runs))
             return self._core.run(runs, threads, timeout_s)
 
-    monkeypatch.setattr(tbdse._plan.Plan, "core", lambda self: Spy(real_core(self)))
+    monkeypatch.setattr(tbdse.simulation.plan.Plan, "core", lambda self: Spy(real_core(self)))
     with raises("gpu.sms=1"):
         td.sweep(W.chain(3), make_gpu(2, 1), "cdp", grid={"sms": [4, 3, 2, 1]}, progress=False)
     assert calls == []
@@ -555,8 +555,10 @@ class FailingCore:
 
 @pytest.fixture
 def failing_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_core = tbdse._plan.Plan.core
-    monkeypatch.setattr(tbdse._plan.Plan, "core", lambda self: FailingCore(real_core(self), 1))
+    real_core = tbdse.simulation.plan.Plan.core
+    monkeypatch.setattr(
+        tbdse.simulation.plan.Plan, "core", lambda self: FailingCore(real_core(self), 1)
+    )
 
 
 @pytest.mark.usefixtures("failing_run")

@@ -253,7 +253,7 @@ def test_interrupted_run_resumes_from_its_store(
     exp = experiment.load(write(tmp_path, BASE))
     reference = exp.run(tmp_path / "ref", progress=False, echo=lambda _: None)
 
-    import tbdse.runner as sweep_mod
+    import tbdse.simulation.runner as sweep_mod
 
     monkeypatch.setattr(sweep_mod, "FIRST_CHUNK_WEIGHT", 1.0)  # one run per chunk at first
     monkeypatch.setattr(sweep_mod, "CHUNK_SECONDS", 1e-9)  # and afterwards
@@ -340,7 +340,7 @@ def test_resolved_yaml_is_an_experiment_giving_the_same_runs(tmp_path: Path) -> 
 
 
 def test_yaml_scalars_follow_the_core_schema() -> None:
-    from tbdse.yamlio import load_yaml
+    from tbdse.io.yamlio import load_yaml
 
     data = load_yaml("x.yaml", text="a: [1e3, 007, 0o17, 0x1f, 1_000, .inf, inf, .nan, no, ~]").data
     assert data["a"][:5] == [1000.0, 7, 15, 31, "1_000"]

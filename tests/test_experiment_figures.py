@@ -31,11 +31,11 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import FixedFormatter
 
 import tbdse as td
-from tbdse import _experiment_file
 from tbdse.experiment import Experiment, PlotSpec, load
+from tbdse.experiment import file as _experiment_file
 from tbdse.plot import LEGEND_INSIDE, value_order
-from tbdse.results import metric_column
-from tbdse.runner import Runner
+from tbdse.simulation.results import metric_column
+from tbdse.simulation.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "experiments").glob("*.yaml"))

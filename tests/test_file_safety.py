@@ -20,7 +20,7 @@ import pytest
 import tbdse as td
 from tbdse import cli
 from tbdse.errors import ConfigError
-from tbdse.store import ResultsStore
+from tbdse.simulation.store import ResultsStore
 
 EXPERIMENT = textwrap.dedent(
     """\
@@ -202,7 +202,7 @@ HOLD = textwrap.dedent(
         while not os.path.exists(sys.argv[-1]):
             time.sleep(0.01)
     store.ResultsStore.write = held_write
-    import tbdse.runner as runner
+    import tbdse.simulation.runner as runner
     runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS, runner.MIN_CHUNK_RUNS = 1, 1e-9, 1
     from tbdse import cli
     mode, target = sys.argv[1:3]
@@ -332,7 +332,7 @@ def test_plot_redraws_figures_from_the_store_without_simulating(
     assert run(path, out) == 0
     (out / "fig.png").unlink()
     table = (out / "results.csv").read_bytes()
-    from tbdse import runner
+    from tbdse.simulation import runner
 
     def no_simulation(*args: object, **kwargs: object) -> None:
         raise AssertionError("tbdse plot simulated")

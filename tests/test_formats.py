@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tbdse as td
-from tbdse import _inputs
 from tbdse.cli import main
 from tbdse.errors import ConfigError
+from tbdse.io import inputs as _inputs
 
 W = td.workloads
 G = td.workloads.graphs

@@ -15,7 +15,7 @@ import pytest
 
 import tbdse as td
 from tbdse import cli
-from tbdse import runner as runner_module
+from tbdse.simulation import runner as runner_module
 
 WORKLOAD = td.workloads.wavefront(6, 6)
 # A 128-byte chunk holds 16 node entries: node_buffer 4 can never load one.
@@ -59,7 +59,7 @@ def test_infeasible_runs_are_never_simulated(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_core_validate_collects_errors() -> None:
-    from tbdse._plan import Axes, build_plan, namespaces
+    from tbdse.simulation.plan import Axes, build_plan, namespaces
 
     schemes = [td.schemes.Wireframe()]
     workloads = [WORKLOAD]

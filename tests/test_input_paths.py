@@ -20,7 +20,8 @@ import pytest
 import yaml
 
 import tbdse as td
-from tbdse import _inputs, cli, experiment
+from tbdse import cli, experiment
+from tbdse.io import inputs as _inputs
 
 W = td.workloads
 SECONDS = 20  # per test: a FIFO that blocks, or /dev/zero read to the end, would hang

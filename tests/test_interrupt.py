@@ -84,7 +84,8 @@ EXPERIMENT = textwrap.dedent(
 CHILD_RUN = textwrap.dedent(
     """
     import os, signal, sys
-    import tbdse.runner as runner, tbdse._outdir as outdir, tbdse.store as store
+    import tbdse.simulation.runner as runner, tbdse.experiment.outdir as outdir
+    import tbdse.simulation.store as store
     from tbdse import cli
     kind, arg, path, out = sys.argv[1:5]
     runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS, runner.MIN_CHUNK_RUNS = 1, 1e-9, 1

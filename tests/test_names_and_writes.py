@@ -14,7 +14,7 @@ import pytest
 
 import tbdse as td
 from tbdse import cli
-from tbdse._files import atomic_write
+from tbdse.io.files import atomic_write
 
 EXPERIMENT = textwrap.dedent(
     """\

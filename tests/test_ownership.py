@@ -18,7 +18,7 @@ from _cli_runs import experiment_file, run
 import tbdse as td
 from tbdse import cli
 from tbdse.errors import ConfigError
-from tbdse.store import ResultsStore
+from tbdse.simulation.store import ResultsStore
 
 
 def digest(path: Path) -> str:
@@ -37,7 +37,7 @@ def manifest(
 ) -> None:
     """A manifest as the tbdse before issue 33 wrote it (hashes, no MACs),
     in whichever format this tbdse expects (a forger can copy the format)."""
-    from tbdse import _outdir
+    from tbdse.experiment import outdir as _outdir
 
     forged = "0" * 64  # a MAC only the user's key could make
     signed = _outdir.FORMAT > 2

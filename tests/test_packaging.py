@@ -75,7 +75,7 @@ def test_tbdse_example_lists_and_runs(
 
 def test_notebooks_read_the_packaged_examples_not_a_relative_folder() -> None:
     """Notebooks run from any folder: they find experiment files through
-    tbdse.examples, never through ../experiments."""
+    tbdse.experiment.examples, never through ../experiments."""
     import nbformat
 
     sources = [(ROOT / "scripts" / "_nbwrite.py").read_text(encoding="utf-8")]

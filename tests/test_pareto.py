@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tbdse as td
-from tbdse.pareto import dominated
+from tbdse.dse.pareto import dominated
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

@@ -29,7 +29,8 @@ def validator() -> Any:
 def test_the_shipped_schema_is_the_generated_one() -> None:
     shipped = td.schema.schema_path().read_text(encoding="utf-8")
     assert shipped == td.schema.schema_text(), (
-        "python/tbdse/schema/experiment.schema.json is stale: run python -m tbdse.schema"
+        "python/tbdse/experiment/schema/experiment.schema.json is stale: "
+        "run python -m tbdse.experiment.schema"
     )
 
 
@@ -69,7 +70,7 @@ def test_a_misspelt_key_or_bad_value_fails(validator: Any, change: Any) -> None:
 
 
 def test_the_schema_follows_the_validators_tables() -> None:
-    from tbdse._experiment_file import PLOT_KEYS, TOP_KEYS
+    from tbdse.experiment.file import PLOT_KEYS, TOP_KEYS
 
     schema = td.schema.experiment_schema()
     assert list(schema["properties"]) == list(TOP_KEYS)

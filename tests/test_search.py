@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import runner as runner_module
+from tbdse.simulation import runner as runner_module
 
 pytest.importorskip("optuna")
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tbdse as td
-from tbdse.space import Choice, Float, Int
+from tbdse.dse.space import Choice, Float, Int
 
 FAST = settings(max_examples=40, deadline=None, database=None)
 METHODS = st.sampled_from(["random", "lhs", "sobol"])

@@ -15,8 +15,8 @@ import pytest
 from _cli_runs import experiment_file, run
 
 import tbdse as td
-from tbdse._outdir import OutputFolder
-from tbdse.store import ResultsStore
+from tbdse.experiment.outdir import OutputFolder
+from tbdse.simulation.store import ResultsStore
 
 
 def sweep(store: Path) -> pd.DataFrame:
@@ -211,7 +211,7 @@ def test_a_search_holds_its_store_from_first_batch_to_last(
 ) -> None:
     import importlib
 
-    search_module = importlib.import_module("tbdse.search")  # td.search is the function
+    search_module = importlib.import_module("tbdse.dse.search")  # td.search is the function
     other = ResultsStore(tmp_path / "s")
     taken: list[str] = []
     evaluate = search_module._Evaluator.evaluate

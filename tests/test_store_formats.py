@@ -14,10 +14,11 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import _files, cli
-from tbdse._files import FolderLock
+from tbdse import cli
 from tbdse.errors import ConfigError
-from tbdse.store import ResultsStore, key_frame
+from tbdse.io import files as _files
+from tbdse.io.files import FolderLock
+from tbdse.simulation.store import ResultsStore, key_frame
 
 LEGACY = Path(__file__).parent / "data" / "legacy"
 
@@ -88,7 +89,7 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_key_is_made_once_private(state: Path) -> None:
-    from tbdse import _ownership
+    from tbdse.io import ownership as _ownership
 
     first = _ownership.user_key()
     assert _ownership.user_key() == first and len(first) == 32
@@ -98,7 +99,7 @@ def test_the_key_is_made_once_private(state: Path) -> None:
 
 @pytest.mark.parametrize("attack", ["others_read", "link", "folder", "short"])
 def test_a_key_tbdse_cannot_trust_is_refused(state: Path, tmp_path: Path, attack: str) -> None:
-    from tbdse import _ownership
+    from tbdse.io import ownership as _ownership
 
     state.mkdir(mode=0o700)
     key = state / "key"
@@ -120,7 +121,7 @@ def test_a_key_tbdse_cannot_trust_is_refused(state: Path, tmp_path: Path, attack
 def test_another_users_key_proves_nothing(state: Path, tmp_path: Path) -> None:
     store = tmp_path / "s"
     store_rows(store)
-    from tbdse import _ownership
+    from tbdse.io import ownership as _ownership
 
     (state / "key").unlink()  # another key from now on
     _ownership.forget_keys()

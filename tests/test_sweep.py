@@ -16,9 +16,9 @@ import pytest
 from conftest import make_gpu
 
 import tbdse as td
-import tbdse._plan
-import tbdse.runner
-from tbdse.results import column, metric_info, units
+import tbdse.simulation.plan
+import tbdse.simulation.runner
+from tbdse.simulation.results import column, metric_info, units
 
 W = td.workloads
 
@@ -57,13 +57,13 @@ class Spies(list):
 def spy(monkeypatch: pytest.MonkeyPatch) -> Spies:
     """Every compiled sweep object created from now on is wrapped in a CoreSpy."""
     made = Spies()
-    real_core = tbdse._plan.Plan.core
+    real_core = tbdse.simulation.plan.Plan.core
 
-    def core(self: tbdse._plan.Plan) -> CoreSpy:
+    def core(self: tbdse.simulation.plan.Plan) -> CoreSpy:
         made.append(CoreSpy(real_core(self), made.interrupt_on_call))
         return made[-1]
 
-    monkeypatch.setattr(tbdse._plan.Plan, "core", core)
+    monkeypatch.setattr(tbdse.simulation.plan.Plan, "core", core)
     return made
 
 
@@ -388,10 +388,10 @@ def test_checkpoint_resume_with_identical_configurations(tmp_path: Path, spy: Sp
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks of 2 runs first, then 1: every run weighs 1e5 against a first budget of 2e5,
     and CHUNK_SECONDS is so small that later budgets fall to one run."""
-    monkeypatch.setattr(tbdse._plan.Plan, "weights", lambda self: np.full(self.runs, 1e5))
-    monkeypatch.setattr(tbdse.runner, "FIRST_CHUNK_WEIGHT", 2e5)
-    monkeypatch.setattr(tbdse.runner, "CHUNK_SECONDS", 1e-12)
-    monkeypatch.setattr(tbdse.runner, "MIN_CHUNK_RUNS", 1)
+    monkeypatch.setattr(tbdse.simulation.plan.Plan, "weights", lambda self: np.full(self.runs, 1e5))
+    monkeypatch.setattr(tbdse.simulation.runner, "FIRST_CHUNK_WEIGHT", 2e5)
+    monkeypatch.setattr(tbdse.simulation.runner, "CHUNK_SECONDS", 1e-12)
+    monkeypatch.setattr(tbdse.simulation.runner, "MIN_CHUNK_RUNS", 1)
 
 
 @pytest.mark.usefixtures("small_chunks")

@@ -29,7 +29,7 @@ def test_checked_in_scheme_classes_are_what_the_script_writes() -> None:
     script = _generator_script()
     text = (ROOT / "python" / "tbdse" / "_scheme_classes.py").read_text(encoding="utf-8")
     assert text == script.formatted(script.render()), (
-        "python/tbdse/_scheme_classes.py is stale: run scripts/make_scheme_classes.py"
+        "python/tbdse/schemes/_classes.py is stale: run scripts/make_scheme_classes.py"
     )
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbdse as td
-from tbdse.policies import PLACE_WAIT, PolicyWarning
+from tbdse.schemes.policies import PLACE_WAIT, PolicyWarning
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
@@ -99,7 +99,7 @@ def test_callback_and_static_priorities_agree_on_ties(case: tuple[td.Workload, t
 
 def test_numba_cfunc_with_the_documented_signature() -> None:
     numba = pytest.importorskip("numba")
-    from tbdse.policies import numba_signature
+    from tbdse.schemes.policies import numba_signature
 
     @numba.cfunc(numba_signature("priority"))
     def latest_level_first(task, parents, sms, params, user):  # type: ignore[no-untyped-def]

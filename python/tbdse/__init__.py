@@ -6,34 +6,33 @@
 >>> df = td.sweep(wl, "gtx480", ["global_barrier", "dataflow_ideal"],
 ...               grid={"sms": [8, 15]}, baseline="global_barrier", replicates=3)
 
-Modules: :mod:`tbdse.gpus`, :mod:`tbdse.workloads`, :mod:`tbdse.cost`,
-:mod:`tbdse.schemes`, :mod:`tbdse.plot`, :mod:`tbdse.experiment`, :mod:`tbdse.store`,
-:mod:`tbdse.space` (design spaces and sampling designs), :mod:`tbdse.memory` (the
-memory hierarchy, trace-driven); :func:`tbdse.pareto`,
-:func:`tbdse.search` (Optuna), :mod:`tbdse.executors` (Dask).
+The package's folders follow its layers (docs/ARCHITECTURE.md "The Python
+package"): ``machine/`` (gpus, the memory hierarchy), ``workloads/`` (task
+graphs, kernels, cost models, generic generators), ``models/`` (one module per
+published mechanism: its presets and benchmarks), ``schemes/`` (schemes and
+user policies), ``io/`` (one module per file format, the safe opener),
+``simulation/`` (simulate, sweep, results, store, executors), ``dse/`` (design
+spaces, search, Pareto fronts), ``experiment/`` (YAML files, schema, output
+folders, CLI) and ``plot/``.  The short names users call stay here:
+``td.gpus``, ``td.cost``, ``td.memory``, ``td.policies``, ``td.space``,
+``td.store``, ``td.results``, ``td.runner``, ``td.executors``, ``td.yamlio``,
+``td.schema`` and ``td.examples`` name those modules in their folders.
 """
 
-from tbdse import (
-    _core,
-    cost,
-    gpus,
-    memory,
-    policies,
-    schemes,
-    space,  # light: it imports SciPy only to draw a Latin hypercube or Sobol' design
-    workloads,
-)
-from tbdse._inputs import show_input
+from tbdse import _core, schemes, workloads
+from tbdse._util.excerpts import show_input
+from tbdse.dse import space
+from tbdse.dse.pareto import pareto  # the function; the module is tbdse.dse.pareto
+from tbdse.dse.search import search  # the function; Optuna is imported only when it runs
 from tbdse.errors import ConfigError, DeadlockError, SimulationError, SweepInterrupted, TbdseError
-from tbdse.gpus import Gpu
-from tbdse.pareto import pareto  # the function; the module stays tbdse.pareto in sys.modules
-from tbdse.policies import Policy
-from tbdse.results import Result
-from tbdse.runner import simulate, sweep
-from tbdse.schemes import Scheme
-from tbdse.search import search  # the function; Optuna is imported only when it runs
-from tbdse.store import ResultsStore
-from tbdse.workloads import Kernel, Workload
+from tbdse.machine import gpus, memory
+from tbdse.machine.gpus import Gpu
+from tbdse.schemes import Scheme, policies
+from tbdse.schemes.policies import Policy
+from tbdse.simulation.results import Result
+from tbdse.simulation.runner import simulate, sweep
+from tbdse.simulation.store import ResultsStore
+from tbdse.workloads import Kernel, Workload, cost
 
 __version__: str = _core.__version__
 
@@ -66,26 +65,26 @@ __all__ = [
 ]
 
 
-# Public submodules that are not imported above: loaded on first use (plot and
+# Public modules that are not imported above: loaded on first use (plot and
 # experiment import matplotlib / YAML machinery), and listed by dir(tbdse).
-_LAZY = (
-    "examples",
-    "executors",
-    "experiment",
-    "plot",
-    "results",
-    "runner",
-    "schema",
-    "store",
-    "yamlio",
-)
+_LAZY = {
+    "examples": "tbdse.experiment.examples",
+    "executors": "tbdse.simulation.executors",
+    "experiment": "tbdse.experiment",
+    "plot": "tbdse.plot",
+    "results": "tbdse.simulation.results",
+    "runner": "tbdse.simulation.runner",
+    "schema": "tbdse.experiment.schema",
+    "store": "tbdse.simulation.store",
+    "yamlio": "tbdse.io.yamlio",
+}
 
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        return importlib.import_module(f"tbdse.{name}")
+        return importlib.import_module(_LAZY[name])
     raise AttributeError(f"module 'tbdse' has no attribute {name!r}")
 
 

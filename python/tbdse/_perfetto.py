@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 import pandas as pd
 
-from tbdse._files import atomic_write, require_replaceable
-from tbdse._inputs import excerpt
+from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
+from tbdse.io.files import atomic_write, require_replaceable
 
 if TYPE_CHECKING:
-    from tbdse.results import Result
+    from tbdse.simulation.results import Result
 
 __all__ = ["MAX_EVENTS", "tb_counters", "write_perfetto"]
 

@@ -38,9 +38,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
-from tbdse._inputs import show_input
-from tbdse._trace_pick import trace_arg, trace_words
+from tbdse._util.excerpts import show_input
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
+from tbdse.experiment.trace_pick import trace_arg, trace_words
 
 LISTS = ("schemes", "gpus", "workloads", "costs", "metrics")
 OVERRIDES_HELP = (
@@ -108,7 +108,7 @@ def _list(what: str) -> None:
     import pandas as pd
 
     import tbdse as td
-    from tbdse.results import metric_info
+    from tbdse.simulation.results import metric_info
 
     out = _Writer()
     if what == "schemes":
@@ -312,7 +312,7 @@ def _default_out(name: str) -> str:
     """results/<experiment>/<date-time>, a folder that does not exist yet."""
     from pathlib import Path
 
-    from tbdse._experiment_file import name_problem
+    from tbdse.experiment.file import name_problem
 
     why = name_problem(name)  # checked when the file was read; kept below results/ regardless
     if why is not None:
@@ -326,8 +326,8 @@ def _default_out(name: str) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     from tbdse import experiment
-    from tbdse._mechanisms import never_acted
-    from tbdse.results import failure_summary
+    from tbdse.simulation.mechanisms import never_acted
+    from tbdse.simulation.results import failure_summary
 
     log = _logger(args)
     if args.command == "list":
@@ -337,7 +337,7 @@ def _run(args: argparse.Namespace) -> int:
         _completion(args.shell)
         return 0
     if args.command == "adopt":
-        from tbdse._adopt import adopt
+        from tbdse.experiment.adopt import adopt
 
         adopt(args.folder, echo=log.info)
         return 0
@@ -350,7 +350,7 @@ def _run(args: argparse.Namespace) -> int:
         experiment.load(source, input_root=args.input_root).plot(args.folder, echo=log.info)
         return 0
     if args.command == "example":  # a packaged experiment file, then as `tbdse run FILE`
-        from tbdse import examples
+        from tbdse.experiment import examples
 
         if args.name is None:
             for name in examples.names():
@@ -442,8 +442,8 @@ def _refuse_earlier_format(folder: Path) -> None:
     before reading its files."""
     import json
 
-    from tbdse._outdir import FORMAT, MANIFEST
-    from tbdse._ownership import adopt_hint
+    from tbdse.experiment.outdir import FORMAT, MANIFEST
+    from tbdse.io.ownership import adopt_hint
 
     try:
         with open(folder / MANIFEST, encoding="utf-8") as f:
@@ -465,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None, got: list[int]) -> int:
     try:
         args = _parse(argv)
-        from tbdse.policies import allow_imports
+        from tbdse.schemes.policies import allow_imports
 
         with (
             show_input(args.show_input),

@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from tbdse._params import suggest
+from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot._figure import LEGEND_INSIDE, nice_log_ticks
 from tbdse.plot._labels import axis_label, baseline_name, tick_text, value_order
@@ -36,7 +36,7 @@ from tbdse.plot.heatmap import heatmap
 from tbdse.plot.pareto import DOMINATED_COLOUR, pareto, scatter
 from tbdse.plot.sweep import FAILED_COLOUR, SUMMARIES, bar, line
 from tbdse.plot.timelines import GANTT_MAX_BARS, gantt
-from tbdse.results import column
+from tbdse.simulation.results import column
 
 __all__ = [
     "DOMINATED_COLOUR",

@@ -20,11 +20,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
 
-from tbdse._inputs import excerpt
-from tbdse._params import suggest
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot._labels import compact, in_order, tick_text
-from tbdse.results import column
+from tbdse.simulation.results import column
 
 LEGEND_INSIDE = 4  # more legend entries than this go outside the axes, on the right
 WRAP = 3  # column facets without row facets wrap after this many panels

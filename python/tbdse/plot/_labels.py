@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbdse.results import SIZE_UNITS, units
+from tbdse.simulation.results import SIZE_UNITS, units
 
 _PREFIXES = ("gpu.", "workload.", "cost.")
 # Units that add nothing after a name (a fraction is read from its name).
@@ -77,7 +77,7 @@ def in_order(values: Any) -> list[Any]:
 @cache
 def _short_docs() -> dict[str, str]:
     """Columns whose documentation is a short name ('streaming multiprocessors')."""
-    from tbdse.gpus import field_info
+    from tbdse.machine.gpus import field_info
 
     out = {}
     for f in field_info():

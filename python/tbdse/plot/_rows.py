@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbdse._inputs import excerpt
+from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
 from tbdse.plot._labels import tick_text
-from tbdse.results import SIZE_UNITS, column
+from tbdse.simulation.results import SIZE_UNITS, column
 
 Hue = str | Sequence[str] | None
 # Columns that describe a run rather than measure it, besides the scheme parameters.

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.axes import Axes
 
-from tbdse._params import suggest
+from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot.timelines import beside, recorded
 

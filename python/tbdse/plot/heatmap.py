@@ -16,14 +16,14 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
-from tbdse._inputs import excerpt
-from tbdse._params import suggest
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot import _figure as fg
 from tbdse.plot._labels import axis_label, short_name, subtitle, tick_text, value_label, value_order
 from tbdse.plot._rows import failed, hue_columns, numeric, select
 from tbdse.plot.sweep import FAILED_COLOUR
-from tbdse.results import column
+from tbdse.simulation.results import column
 
 AGGREGATES = ("mean", "median", "min", "max")
 

@@ -11,20 +11,20 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 
-from tbdse._inputs import excerpt
-from tbdse._params import suggest
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot import _figure as fg
 from tbdse.plot._labels import short_name, subtitle, tick_text, value_label
 from tbdse.plot._rows import numeric, select
 from tbdse.plot.sweep import colour_map
-from tbdse.results import column
+from tbdse.simulation.results import column
 
 DOMINATED_COLOUR = "#b0b0b0"
 
 
 def _directions(df: pd.DataFrame, xc: str, yc: str, directions: Any) -> tuple[str, str]:
-    from tbdse.pareto import DIRECTIONS
+    from tbdse.dse.pareto import DIRECTIONS
 
     if isinstance(directions, dict):
         given = {column(df, k): v for k, v in directions.items()}
@@ -68,7 +68,7 @@ def pareto(
     where: dict[str, Any] | None = None,
 ) -> Axes:
     """Two objectives against each other, every run a point: dominated runs
-    grey, the Pareto front (:func:`tbdse.pareto`) coloured and joined as a
+    grey, the Pareto front (:func:`tbdse.dse.pareto`) coloured and joined as a
     step line that bounds the dominated region.
 
     ``directions`` says which way is better for ``x`` and ``y``: a pair such
@@ -80,7 +80,7 @@ def pareto(
     the subtitle.  ``where``, ``logx``/``logy``, ``xlabel``, ``ylabel``,
     ``figsize`` and ``style`` as for :func:`tbdse.plot.line`.  Returns the Axes.
     """
-    from tbdse.pareto import front_mask, objective_columns
+    from tbdse.dse.pareto import front_mask, objective_columns
 
     fg.check_figure(figsize, style, xlabel, ylabel)
     df = select(df, where)

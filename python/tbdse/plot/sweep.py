@@ -15,8 +15,8 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 
-from tbdse._inputs import excerpt
-from tbdse._params import suggest
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot import _figure as fg
 from tbdse.plot._labels import (
@@ -30,7 +30,7 @@ from tbdse.plot._labels import (
     value_order,
 )
 from tbdse.plot._rows import Hue, failed, hue_columns, hue_labels, numeric, select
-from tbdse.results import column
+from tbdse.simulation.results import column
 
 FAILED_COLOUR = "#c0392b"
 SUMMARIES = ("none", "gmean")

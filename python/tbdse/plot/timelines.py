@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from tbdse._inputs import excerpt
+from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
 
 GANTT_MAX_BARS = 200_000  # beyond this matplotlib draws for minutes; zoom with ``cycles``
@@ -22,7 +22,7 @@ def beside(ax: Axes, title: str | None = None) -> None:
 
 
 def recorded(result: Any, what: str) -> Any:
-    from tbdse.results import Result
+    from tbdse.simulation.results import Result
 
     if not isinstance(result, Result):
         raise ConfigError(

@@ -127,8 +127,8 @@ __all__ = [
 
 def make(generator: str, /, **params: object) -> Workload:
     """A workload from a registered generator by name."""
-    from tbdse._inputs import excerpt
-    from tbdse._params import unknown_name
+    from tbdse._util.excerpts import excerpt
+    from tbdse._util.params import unknown_name
     from tbdse.errors import ConfigError
 
     if not isinstance(generator, str) or generator not in GENERATORS:

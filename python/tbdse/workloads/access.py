@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from tbdse._checks import plain, text, whole
-from tbdse._inputs import excerpt
+from tbdse._util.checks import plain, text, whole
+from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
 
 __all__ = ["Access", "Affine", "Buffer", "bx", "by", "bz", "parse_access", "parse_affine"]

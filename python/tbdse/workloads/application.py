@@ -36,12 +36,12 @@ import numpy as np
 import pandas as pd
 
 from tbdse import _core
-from tbdse._checks import real, text, whole
-from tbdse._inputs import excerpt
-from tbdse.cost import per_kernel
+from tbdse._util.checks import real, text, whole
+from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
 from tbdse.workloads.access import Access, Buffer
 from tbdse.workloads.base import Kernel, Workload
+from tbdse.workloads.cost import per_kernel
 
 __all__ = ["MAX_PAIR_EDGES", "Application", "dependency_report"]
 

@@ -5,96 +5,33 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 
 from tbdse import _core
-from tbdse._checks import flag, real, text, whole
-from tbdse._inputs import excerpt
-from tbdse._params import unknown_name
-from tbdse.cost import CostModel, as_cost, constant
+from tbdse._util.checks import text
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
+from tbdse.workloads.cost import CostModel, as_cost, constant
 from tbdse.workloads.footprints import DataFootprints
+from tbdse.workloads.kernel import KERNEL_RESOURCES, Kernel, make_kernels
+from tbdse.workloads.registry import GENERATORS, Generator, generator, generator_names
 
-__all__ = ["GENERATORS", "Generator", "Kernel", "Workload", "generator", "generator_names"]
-
-
-@dataclass(frozen=True)
-class Kernel:
-    """A kernel's name and the resources one of its thread blocks holds on an SM.
-
-    Zero means no demand: by default a kernel is limited by TB slots alone.
-    ``mem_requests`` are the 128-byte global-memory requests one TB makes;
-    ``mem_fraction`` the share of its cost that is memory time — under
-    ``gpu.sm_model = 'shared'`` SM sharing does not slow that share and the
-    TBs' bytes meet ``gpu.mem_bandwidth`` (docs/simulation.md).
-    ``issue_interval`` (cycles, 0 = not stated) is the kernel's throughput
-    trait under ``sm_model = 'shared'``: a warp issues once per that many
-    cycles while it computes (its instruction mix's dependent-issue latency
-    over its ILP), so a TB of ``ceil(threads / 32)`` warps demands ``warps /
-    (issue_interval x min(issue_width, lanes / 32))`` (at most 1) of its SM's issue slots
-    instead of ``1 / sm_saturation`` (docs/simulation.md "Per-kernel
-    throughput").  It needs ``threads``.
-    ``reuse`` (passes, default 1) is how many times a TB's warps sweep its
-    data footprint's reads: with ``reuse`` > 1 the TB's compute is split in
-    ``reuse`` chunks, one per pass; the first pass goes through the memory
-    hierarchy at issue, each next one when the previous pass ends, meeting the
-    caches as co-resident TBs left them (docs/simulation.md "Reuse"); it
-    needs data footprints.
-    """
-
-    name: str = "kernel"
-    threads: int = 0
-    regs_per_thread: int = 0
-    smem_bytes: int = 0
-    mem_requests: int = 0
-    mem_fraction: float = 0.0
-    issue_interval: float = 0.0
-    reuse: int = 1
-
-    def __post_init__(self) -> None:
-        text(self.name, "a kernel's name")
-        for field in ("threads", "regs_per_thread", "smem_bytes", "mem_requests"):
-            value = whole(getattr(self, field), f"kernel '{self.name}': '{field}'", 0, 2**31 - 1)
-            object.__setattr__(self, field, value)
-        fraction = real(self.mem_fraction, f"kernel '{self.name}': 'mem_fraction'", 0, 1)
-        object.__setattr__(self, "mem_fraction", fraction)
-        interval = real(self.issue_interval, f"kernel '{self.name}': 'issue_interval'", 0, 1e6)
-        if interval != 0 and interval < 1:
-            raise ConfigError(
-                f"kernel '{self.name}': 'issue_interval' must be 0 (not stated) or at least 1 "
-                f"cycle (a warp issues at most once per cycle); got {interval:g}"
-            )
-        if interval != 0 and self.threads == 0:
-            raise ConfigError(
-                f"kernel '{self.name}': 'issue_interval' needs 'threads' (the TB's warps are "
-                "what issue); threads is 0"
-            )
-        object.__setattr__(self, "issue_interval", interval)
-        passes = whole(
-            self.reuse, f"kernel '{self.name}': 'reuse' (passes over its footprint)", 1, 1024
-        )
-        object.__setattr__(self, "reuse", passes)
-
-    def as_tuple(self) -> tuple[str, int, int, int, int, float, float, int]:
-        return (
-            self.name,
-            self.threads,
-            self.regs_per_thread,
-            self.smem_bytes,
-            self.mem_requests,
-            self.mem_fraction,
-            self.issue_interval,
-            self.reuse,
-        )
+__all__ = [
+    "GENERATORS",
+    "KERNEL_RESOURCES",
+    "Generator",
+    "Kernel",
+    "Workload",
+    "generator",
+    "generator_names",
+    "make_kernels",
+]
 
 
-# The per-TB fields a kernel declares besides its name, in declaration
-# order: the keys task files, application files and experiment files accept
-# for a kernel (one list, derived from the dataclass).
-KERNEL_RESOURCES: tuple[str, ...] = tuple(f.name for f in fields(Kernel) if f.name != "name")
+CostArg = CostModel | Mapping[str, Any] | float | None  # what a workload's ``cost=`` takes
 
 
 class Workload:
@@ -390,95 +327,6 @@ class Workload:
         return g
 
 
-@dataclass(frozen=True)
-class Generator:
-    """A registered workload generator: its function and documented parameters."""
-
-    name: str
-    func: Callable[..., Workload]
-    doc: str
-    params: Mapping[str, inspect.Parameter]
-    naming: Callable[[Mapping[str, Any]], str] | None = None
-
-    def default_name(self, params: Mapping[str, Any]) -> str:
-        """The name a workload gets when none is given: 'wavefront(rows=8, cols=8)'."""
-        if self.naming is not None:
-            return self.naming(params)
-        shown = ", ".join(f"{k}={params[k]}" for k in self.params if k in params)
-        return f"{self.name}({shown})"
-
-    def coerce(self, key: str, value: Any) -> Any:
-        """``value`` as the parameter's annotated type; ConfigError when it is not one."""
-        kind = self.params[key].annotation
-        kind = getattr(kind, "__name__", kind)
-        what = f"parameter '{key}' of workload generator '{self.name}'"
-        if kind == "int":
-            number = whole(value, what)
-            if not -(2**63) <= number < 2**63:
-                raise ConfigError(f"{what} must fit in 64 bits; got {excerpt(value)}")
-            return number
-        if kind == "float":
-            return real(value, what)
-        if kind == "bool":
-            return flag(value, what)
-        if kind == "str":
-            return text(value, what, path_ok=True)
-        return value
-
-    def describe(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "param": p.name,
-                "default": None if p.default is inspect.Parameter.empty else p.default,
-                "required": p.default is inspect.Parameter.empty,
-                "type": getattr(p.annotation, "__name__", str(p.annotation)),
-            }
-            for p in self.params.values()
-        ]
-
-
-GENERATORS: dict[str, Generator] = {}
-_COMMON = {"cost", "kernels", "kernel", "name"}
-
-
-_F = TypeVar("_F", bound=Callable[..., "Workload"])
-
-
-def generator(
-    name: str, naming: Callable[[Mapping[str, Any]], str] | None = None
-) -> Callable[[_F], _F]:
-    """Registers a workload generator under ``name`` (for YAML files and sweeps);
-    ``naming`` gives a workload's default name from its parameters.  The
-    registered function keeps its signature, for help(), IDEs and type checkers
-    (functools.wraps at run time, the type variable for mypy)."""
-
-    def register(func: _F) -> _F:
-        sig = inspect.signature(func)
-        params = {k: p for k, p in sig.parameters.items() if k not in _COMMON}
-        doc = (func.__doc__ or "").strip().splitlines()[0] if func.__doc__ else ""
-
-        @functools.wraps(func)
-        def checked(*args: Any, **kwargs: Any) -> Workload:
-            """Calls ``func`` with every generator parameter checked and converted."""
-            try:
-                bound = sig.bind(*args, **kwargs)
-            except TypeError as exc:
-                raise ConfigError(f"workload generator '{name}': {exc}") from None
-            for key in list(bound.arguments):
-                if key in params:
-                    bound.arguments[key] = gen.coerce(key, bound.arguments[key])
-            return func(*bound.args, **bound.kwargs)
-
-        gen = Generator(name, checked, doc, params, naming)
-        GENERATORS[name] = gen
-        return cast(_F, checked)
-
-    return register
-
-
-CostArg = CostModel | Mapping[str, Any] | float | None  # what a workload's ``cost=`` takes
-
-
 def graph_workload(
     generator_name: str,
     graph: _core.TaskGraph,
@@ -553,18 +401,6 @@ def graph_generator(
         return generator(name)(make)
 
     return register
-
-
-def generator_names() -> list[str]:
-    return sorted(GENERATORS)
-
-
-def make_kernels(kernel: Kernel | None, kernels: Sequence[Kernel] | None) -> tuple[Kernel, ...]:
-    if kernel is not None and kernels is not None:
-        raise ConfigError("give either 'kernel' or 'kernels', not both")
-    if kernels is not None:
-        return tuple(kernels)
-    return (kernel,) if kernel is not None else (Kernel(),)
 
 
 def file_workload(

@@ -165,15 +165,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tbdse._checks import real, text, whole
-from tbdse._inputs import excerpt
-from tbdse._params import unknown_name
-from tbdse.cost import CostModel
+from tbdse._util.checks import real, text, whole
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.workloads import _blockmaestro_app_defs as defs
 from tbdse.workloads.access import bx, by
 from tbdse.workloads.application import Application
 from tbdse.workloads.base import Kernel, Workload, generator
+from tbdse.workloads.cost import CostModel
 
 __all__ = ["APPS", "blockmaestro_app", "blockmaestro_app_names", "vector_add_pair"]
 

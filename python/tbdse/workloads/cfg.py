@@ -25,11 +25,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tbdse import _core, yamlio
-from tbdse._checks import text, whole
-from tbdse._inputs import excerpt, from_file, shown
-from tbdse._params import unknown_name
+from tbdse import _core
+from tbdse._util.checks import text, whole
+from tbdse._util.excerpts import excerpt, from_file, shown
+from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
+from tbdse.io import yamlio
 from tbdse.workloads._rodinia_cfg_defs import RODINIA
 from tbdse.workloads.base import Workload, generator
 

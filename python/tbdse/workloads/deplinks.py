@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from tbdse._checks import whole
-from tbdse._inputs import excerpt
-from tbdse.cost import CostModel
+from tbdse._util.checks import whole
+from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload, make_kernels
+from tbdse.workloads.cost import CostModel
 from tbdse.workloads.io import from_edges
 
 __all__ = ["DepLinks"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tbdse._inputs import excerpt
+from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
 
 __all__ = ["DataFootprints"]

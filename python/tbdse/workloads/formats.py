@@ -45,19 +45,20 @@ from typing import Any
 
 import numpy as np
 
-from tbdse._checks import real
-from tbdse._inputs import content, excerpt, from_file, quoted, shown, text_lines
-from tbdse.cost import CostModel, from_graph
+from tbdse._util.checks import real
+from tbdse._util.excerpts import content, excerpt, from_file, quoted, shown
 from tbdse.errors import ConfigError
+from tbdse.io.inputs import text_lines
+from tbdse.io.yamlio import read_text
 from tbdse.workloads.base import Kernel, Workload, generator
+from tbdse.workloads.cost import CostModel, from_graph
 from tbdse.workloads.io import from_edges
-from tbdse.yamlio import read_text
 
 __all__ = ["matrix_market_arcs", "read_dot", "read_matrix_market", "read_wfcommons"]
 
 CostArg = CostModel | Mapping[str, Any] | float | None
 MAX_CYCLES = 2**48
-# Budgets of the Python readers (tbdse._inputs limits every input to 256 MiB; these
+# Budgets of the Python readers (tbdse.io.inputs limits every input to 256 MiB; these
 # formats are parsed into Python objects, ~10 bytes per byte read, so less is read):
 MAX_TEXT_BYTES = 32 * 2**20  # DOT, WfCommons JSON, Matrix Market task graphs
 MAX_DOT_TOKENS = 1_000_000

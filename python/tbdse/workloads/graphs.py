@@ -30,9 +30,10 @@ from typing import Any
 import numpy as np
 
 from tbdse import _core
-from tbdse._checks import flag, real, text, whole
-from tbdse._inputs import content, input_path, named, showing_input, shown
+from tbdse._util.checks import flag, real, text, whole
+from tbdse._util.excerpts import content, showing_input, shown
 from tbdse.errors import ConfigError
+from tbdse.io.inputs import input_path, named
 
 __all__ = [
     "from_edges",
@@ -139,7 +140,7 @@ def road(
 
 def _read_file(reader: Any, path: str | os.PathLike[str], caller: str, *args: Any) -> Any:
     """``reader`` (a C++ reader) over a graph file, checked first as every input is
-    (a regular file within the size limit and the input root: tbdse._inputs); a
+    (a regular file within the size limit and the input root: tbdse.io.inputs); a
     ``.gz`` file is decompressed (bounded) into a temporary file, and messages
     name the file given."""
     name = text(path, f"{caller}: 'path'", path_ok=True)
@@ -148,7 +149,7 @@ def _read_file(reader: Any, path: str | os.PathLike[str], caller: str, *args: An
 
 
 # The C++ readers quote a line or word of the file ('...', escaped, at most 40
-# characters) after these words; tbdse._inputs.content() replaces it unless shown.
+# characters) after these words; tbdse.io.inputs.content() replaces it unless shown.
 _CPP_QUOTE = re.compile(r"\b(got|type|object|format|symmetry|id|count|weight) '((?:[^'\\]|\\.)*)'")
 
 

@@ -23,13 +23,14 @@ from typing import Any
 import numpy as np
 
 from tbdse import _core
-from tbdse._checks import real, whole
-from tbdse._inputs import content, excerpt, shown, text_lines
-from tbdse.cost import CostModel, as_cost, cycle_array, from_graph
+from tbdse._util.checks import real, whole
+from tbdse._util.excerpts import content, excerpt, shown
 from tbdse.errors import ConfigError
+from tbdse.io.inputs import text_lines
+from tbdse.io.yamlio import read_text
 from tbdse.workloads.base import Kernel, Workload, generator, make_kernels
+from tbdse.workloads.cost import CostModel, as_cost, cycle_array, from_graph
 from tbdse.workloads.footprints import DataFootprints
-from tbdse.yamlio import read_text
 
 __all__ = ["from_edges", "from_networkx", "read_edge_list", "read_stg"]
 

@@ -89,13 +89,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tbdse._checks import real, text, whole
-from tbdse._inputs import excerpt
-from tbdse._params import unknown_name
-from tbdse.cost import CostModel
+from tbdse._util.checks import real, text, whole
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.workloads._juggler_edges import edge_footprints
 from tbdse.workloads.base import Kernel, Workload, generator
+from tbdse.workloads.cost import CostModel
 from tbdse.workloads.tasks import TaskBuilder
 
 __all__ = ["APPS", "KINDS", "PROFILE", "juggler_app", "juggler_app_names", "juggler_tasks"]

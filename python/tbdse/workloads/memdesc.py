@@ -40,15 +40,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tbdse._checks import real, whole
-from tbdse._inputs import excerpt
+from tbdse._util.checks import real, whole
+from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
-from tbdse.workloads.base import Kernel, Workload
 from tbdse.workloads.footprints import DataFootprints
+from tbdse.workloads.kernel import Kernel
+
+if TYPE_CHECKING:  # base imports this module to rebuild a workload's footprints
+    from tbdse.workloads.base import Workload
 
 __all__ = ["KernelMemory", "footprint_memory", "with_memory"]
 

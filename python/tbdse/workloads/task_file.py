@@ -31,13 +31,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tbdse import yamlio
-from tbdse._checks import text
-from tbdse._inputs import excerpt, from_file
-from tbdse._params import unknown_name
-from tbdse.cost import CostModel
+from tbdse._util.checks import text
+from tbdse._util.excerpts import excerpt, from_file
+from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
+from tbdse.io import yamlio
 from tbdse.workloads.base import KERNEL_RESOURCES, Kernel, Workload, file_workload, generator
+from tbdse.workloads.cost import CostModel
 from tbdse.workloads.tasks import MODES, TaskBuilder
 
 __all__ = ["tasks_file", "tasks_from_spec"]

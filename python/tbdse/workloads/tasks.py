@@ -43,12 +43,12 @@ import numpy as np
 import pandas as pd
 
 from tbdse import _core
-from tbdse._checks import plain, real, text, whole
-from tbdse._inputs import excerpt
-from tbdse._params import unknown_name
-from tbdse.cost import per_kernel
+from tbdse._util.checks import plain, real, text, whole
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.workloads.base import Kernel, Workload
+from tbdse.workloads.cost import per_kernel
 from tbdse.workloads.footprints import DataFootprints
 
 __all__ = ["CHILD_LIMIT", "MATCHES", "MODES", "Section", "TaskArray", "TaskBuilder", "task_report"]

@@ -61,11 +61,11 @@ from typing import Any
 
 import numpy as np
 
-from tbdse import cost as cost_mod
-from tbdse._params import unknown_name
-from tbdse.cost import CostModel
+from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
+from tbdse.workloads import cost as cost_mod
 from tbdse.workloads.base import Kernel, Workload, generator
+from tbdse.workloads.cost import CostModel
 from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.footprints import DataFootprints
 from tbdse.workloads.memdesc import KernelMemory

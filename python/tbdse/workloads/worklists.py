@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from tbdse import _core
-from tbdse._checks import text, whole
-from tbdse._params import unknown_name
+from tbdse._util.checks import text, whole
+from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.workloads import graphs
 from tbdse.workloads.base import Workload, generator

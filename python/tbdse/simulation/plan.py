@@ -1,0 +1,670 @@
+"""Expanding a sweep description into the flat run table the core simulates.
+
+A sweep is workloads x GPUs x schemes x points x replicates, where the points
+are the product of the ``grid`` axes with the element-wise ``zip`` axes.  Each
+axis key names a parameter of a scheme, the GPU, the workload generator or the
+cost model (``level_bound``, ``gpu.sms``, ``workload.rows``, ``cost.mean``).
+A scheme axis applies only to schemes that have that parameter; the others
+run once per remaining axis values instead of repeating identical runs.
+
+Runs are index arithmetic in NumPy: a point is a row of value indices, and
+the run table is a few integer arrays, so ten thousand configurations cost
+ten thousand array rows rather than ten thousand configuration objects.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tbdse import _core
+from tbdse._util.checks import plain, real, whole
+from tbdse._util.excerpts import excerpt
+from tbdse._util.params import encode, suggest
+from tbdse.errors import ConfigError
+from tbdse.machine.gpus import Gpu, field_info
+from tbdse.schemes import Scheme, gpu_fields_read, names_for_kind
+from tbdse.schemes import info as scheme_info
+from tbdse.schemes import names as scheme_names
+from tbdse.workloads.base import GENERATORS, Workload
+
+TARGETS = ("scheme", "gpu", "workload", "cost")
+# Result columns that are not parameters; a parameter of the same name must be qualified.
+RESULT_COLUMNS = frozenset({"scheme", "label", "workload", "gpu", "replicate", "seed", "baseline"})
+
+
+@dataclass(frozen=True)
+class AxisKey:
+    """A swept parameter: which part of the configuration and which name."""
+
+    target: str
+    name: str
+
+    @property
+    def column(self) -> str:
+        """Its column in result tables: bare for scheme parameters, else target.name."""
+        return self.name if self.target == "scheme" else f"{self.target}.{self.name}"
+
+
+def namespaces(schemes: Sequence[Scheme], workloads: Sequence[Workload]) -> dict[str, set[str]]:
+    """The parameter names each target offers to a sweep over these schemes and workloads."""
+    return {
+        "scheme": {p for s in schemes for p in s.params},
+        "gpu": {f["name"] for f in field_info()},
+        "workload": {p for w in workloads if w.generator for p in GENERATORS[w.generator].params},
+        "cost": {p for w in workloads if w.cost is not None for p in w.cost.params},
+    }
+
+
+def resolve_key(key: str, spaces: Mapping[str, set[str]]) -> AxisKey:
+    """``level_bound`` / ``gpu.sms`` / ... as an AxisKey; ConfigError when unknown or ambiguous."""
+    if not isinstance(key, str) or not key:
+        raise ConfigError(f"a sweep axis must be named by a parameter name; got {excerpt(key)}")
+    everything = sorted(
+        {n for names in spaces.values() for n in names}
+        | {f"{t}.{n}" for t, names in spaces.items() for n in names}
+    )
+    if "." in key:
+        target, name = key.split(".", 1)
+        if target not in TARGETS:
+            raise ConfigError(
+                f"sweep axis '{key}': '{target}' is not one of {', '.join(TARGETS)}"
+                f"{suggest(target, TARGETS)}"
+            )
+        if name not in spaces[target]:
+            valid = sorted(spaces[target]) or ["(none in this sweep)"]
+            raise ConfigError(
+                f"sweep axis '{key}': no {target} parameter '{name}'"
+                f"{suggest(name, spaces[target])}; {target} parameters: {', '.join(valid)}"
+            )
+        return AxisKey(target, name)
+    matches = [t for t in TARGETS if key in spaces[t]]
+    if key in RESULT_COLUMNS and matches:
+        # A bare 'seed' in a plot means the result column; an axis must say whose.
+        raise ConfigError(
+            f"sweep parameter '{key}' is also a result column ({key} of the run); write "
+            f"{' or '.join(f'{t}.{key}' for t in matches)}"
+        )
+    if not matches:
+        raise ConfigError(
+            f"unknown sweep parameter '{key}'{suggest(key, everything)}; "
+            f"valid: {', '.join(everything)}"
+        )
+    if len(matches) > 1:
+        raise ConfigError(
+            f"sweep parameter '{key}' is ambiguous; write one of "
+            f"{', '.join(f'{t}.{key}' for t in matches)}"
+        )
+    return AxisKey(matches[0], key)
+
+
+def axis_values(key: str, values: Any, distinct: bool = True) -> list[Any]:
+    """The values of one sweep axis, checked: a flat, non-empty list, no NaN, and
+    (for a grid axis, ``distinct``) no value twice."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray, range)):
+        raise ConfigError(f"sweep axis '{key}' needs a list of values; got {excerpt(values)}")
+    if isinstance(values, np.ndarray) and values.ndim != 1:
+        raise ConfigError(
+            f"sweep axis '{key}' needs a flat list of values; got a {values.ndim}-D array"
+        )
+    out = [plain(v) for v in values]
+    if not out:
+        raise ConfigError(f"sweep axis '{key}' has no values")
+    seen: dict[Any, int] = {}
+    for i, v in enumerate(out):
+        if isinstance(v, float) and v != v:
+            raise ConfigError(f"sweep axis '{key}': value {i} is NaN")
+        identity = _value_identity(v)
+        if distinct and identity in seen:
+            raise ConfigError(
+                f"sweep axis '{key}' lists the same value twice ({out[seen[identity]]!r} at "
+                f"position {seen[identity]} and {v!r} at {i}); values must be distinct"
+            )
+        seen.setdefault(identity, i)
+    return out
+
+
+def _value_identity(value: Any) -> Any:
+    """What makes two axis values the same run: numbers by value (1000 is
+    1000.0; 'unbounded' is infinity), anything else by type and value."""
+    if isinstance(value, str) and value.lower() == "unbounded":
+        return ("number", math.inf)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return ("number", float(value))
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value).__name__, repr(value))
+    return (type(value).__name__, value)
+
+
+@dataclass
+class Axes:
+    """Swept keys with their value lists, and the points as rows of value indices."""
+
+    keys: list[AxisKey]
+    values: list[list[Any]]
+    points: np.ndarray  # (points, keys) int array of indices into values[k]
+    zipped: list[bool]  # per key: varied together with the other zipped keys
+
+    @classmethod
+    def build(
+        cls,
+        grid: Mapping[str, Any] | None,
+        zipped: Mapping[str, Any] | None,
+        spaces: Mapping[str, set[str]],
+    ) -> Axes:
+        for what, given in (("grid", grid), ("zip", zipped)):
+            if given is not None and not isinstance(given, Mapping):
+                raise ConfigError(
+                    f"'{what}' maps parameter names to lists of values; got {excerpt(given)}"
+                )
+        grid, zipped = dict(grid or {}), dict(zipped or {})
+        keys: list[AxisKey] = []
+        values: list[list[Any]] = []
+        for raw, vals in itertools.chain(grid.items(), zipped.items()):
+            key = resolve_key(raw, spaces)
+            if key in keys:
+                raise ConfigError(f"sweep parameter '{key.column}' is given twice")
+            keys.append(key)
+            values.append(axis_values(raw, vals, distinct=raw in grid))
+        n_grid = len(grid)
+        zip_lengths = {len(v) for v in values[n_grid:]}
+        if len(zip_lengths) > 1:
+            detail = ", ".join(
+                f"{k.column}: {len(v)}" for k, v in zip(keys[n_grid:], values[n_grid:], strict=True)
+            )
+            raise ConfigError(f"zipped axes must have equal lengths; got {detail}")
+        ranges = [range(len(v)) for v in values[:n_grid]]
+        combinations = math.prod(len(r) for r in ranges) * (len(values[-1]) if zipped else 1)
+        _core.check_memory(
+            f"a sweep grid of {combinations:,} parameter combinations",
+            combinations * (len(keys) + 1) * 8.0,
+        )
+        if n_grid < len(keys):
+            tuples = list(zip(*values[n_grid:], strict=True))
+            for i, t in enumerate(tuples):
+                if t in tuples[:i]:
+                    raise ConfigError(
+                        f"zipped axes repeat the combination {t} (positions "
+                        f"{tuples.index(t)} and {i}); combinations must be distinct"
+                    )
+            ranges.append(range(zip_lengths.pop()))
+        rows = list(itertools.product(*ranges))
+        points = np.array(rows, dtype=np.int64).reshape(len(rows), len(ranges))
+        if n_grid < len(keys):  # the zip column drives every zipped key
+            points = np.hstack([points[:, :n_grid]] + [points[:, n_grid:]] * (len(keys) - n_grid))
+        return cls(keys, values, points, [j >= n_grid for j in range(len(keys))])
+
+    def columns(self, target: str) -> list[int]:
+        return [j for j, k in enumerate(self.keys) if k.target == target]
+
+
+@dataclass
+class Plan:
+    """The flat run table of a sweep, ready for the core."""
+
+    workloads: list[Workload]  # unique (derived) workloads, one cost model each
+    gpus: list[Gpu]
+    schemes: list[Scheme]  # the sweep's schemes, then the baselines not among them
+    axes: Axes
+    replicates: int
+    seed: int
+    workload_of: np.ndarray
+    gpu_of: np.ndarray
+    scheme_of: np.ndarray
+    point_of: np.ndarray
+    replicate_of: np.ndarray
+    main_runs: int  # runs [0, main_runs) are result rows; the rest only serve as baselines
+    # (baselines, main runs): per baseline scheme and main run, the run giving its
+    # makespan; a row's baseline is the best (shortest) of them.
+    baseline_of: np.ndarray | None = None
+    baselines: list[Scheme] = field(default_factory=list)
+    overrides: list[tuple[AxisKey, np.ndarray]] = field(default_factory=list)
+
+    @property
+    def runs(self) -> int:
+        return len(self.workload_of)
+
+    def single(self, run: int) -> Plan:
+        """A plan of run ``run`` alone (its workload, GPU, scheme, point, replicate
+        and swept values), which simulates the same as that run of this plan:
+        a run's random draws follow its configuration hash and replicate."""
+        one = [int(run)]
+        return Plan(
+            workloads=[self.workloads[self.workload_of[run]]],
+            gpus=[self.gpus[self.gpu_of[run]]],
+            schemes=[self.schemes[self.scheme_of[run]]],
+            axes=self.axes,
+            replicates=1,
+            seed=self.seed,
+            workload_of=np.zeros(1, dtype=self.workload_of.dtype),
+            gpu_of=np.zeros(1, dtype=self.gpu_of.dtype),
+            scheme_of=np.zeros(1, dtype=self.scheme_of.dtype),
+            point_of=self.point_of[one],
+            replicate_of=self.replicate_of[one],
+            main_runs=1,
+            overrides=[(k, v[one]) for k, v in self.overrides],
+        )
+
+    def weights(self) -> np.ndarray:
+        """Relative cost of each run (its task count), for chunk sizing."""
+        sizes = np.array([w.weight for w in self.workloads], dtype=np.float64)
+        return sizes[self.workload_of]
+
+    def core(self) -> _core.Sweep:
+        i32 = np.int32
+        return _core.Sweep(
+            [w.core_tuple() for w in self.workloads],
+            [(g.name, g.encoded()) for g in self.gpus],
+            [(s.name, s.given_encoded()) for s in self.schemes],
+            [w.core_cost() for w in self.workloads],
+            self.workload_of.astype(i32),
+            self.gpu_of.astype(i32),
+            self.scheme_of.astype(i32),
+            self.workload_of.astype(i32),  # each derived workload carries its own cost model
+            self.replicate_of.astype(i32),
+            self._core_overrides(),
+            int(self.seed),
+        )
+
+    def _core_overrides(self) -> list[tuple[str, str, np.ndarray]]:
+        """The overrides by the core's parameter names: a scheme axis whose
+        name a scheme maps to another parameter (a user policy's named
+        parameters, p0..p3) becomes one column per name it maps to."""
+        out = []
+        for k, v in self.overrides:
+            if k.target != "scheme":
+                out.append((k.target, k.name, v))
+                continue
+            core = np.array([s.core_param(k.name) for s in self.schemes])[self.scheme_of]
+            for name in dict.fromkeys(core.tolist()):
+                out.append((k.target, name, np.where(core == name, v, np.nan)))
+        return out
+
+
+def _derived_workloads(
+    base: Workload, axes: Axes, table: list[Workload], index: dict[Any, int]
+) -> np.ndarray:
+    """Table index of the workload each point uses (the base, or regenerated with new params)."""
+    cols = axes.columns("workload")
+    cost_cols = axes.columns("cost")
+    if not cols:
+        made = [base]
+        inverse = np.zeros(len(axes.points), dtype=np.int64)
+    else:
+        uniq, inverse = np.unique(axes.points[:, cols], axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        made = []
+        for row in uniq:
+            changes = {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, row, strict=True)}
+            made.append(base.with_params(**changes))
+    out = np.empty(len(made), dtype=np.int64)
+    for i, w in enumerate(made):
+        for j in cost_cols:
+            if w.cost is None or axes.keys[j].name not in w.cost.params:
+                whose = (
+                    "it has no cost model"
+                    if w.cost is None
+                    else (f"whose cost model is {w.cost.describe()}")
+                )
+                raise ConfigError(
+                    f"sweep axis '{axes.keys[j].column}' does not apply to workload '{w.name}', "
+                    f"{whose}"
+                )
+        key = w.key()
+        if key not in index:
+            index[key] = len(table)
+            table.append(w)
+        out[i] = index[key]
+    return out[inverse]
+
+
+MAX_REPLICATES = 2**31 - 1  # replicate numbers travel to the core as int32
+# Memory a run costs outside its simulation: its row in the run table, in the
+# result matrix and columns, and in the final DataFrame (about 60 columns).
+BYTES_PER_RUN = 1500
+
+
+def _check_kinds(workloads: Sequence[Workload], schemes: Sequence[Scheme]) -> None:
+    """Every scheme simulates the kind of every workload (a TB scheme runs task
+    graphs, the worklist machine graph operators, ...)."""
+    for s in schemes:
+        wanted = scheme_info(s.name)["workload_kind"]
+        for w in workloads:
+            if w.kind != wanted:
+                fitting = ", ".join(names_for_kind(w.kind)) or "none"
+                raise ConfigError(
+                    f"scheme '{s.name}' simulates {wanted} workloads, but workload '{w.name}' is "
+                    f"a {w.kind} workload (schemes for it: {fitting})"
+                )
+
+
+def _unread_reason(name: str, schemes: Sequence[Scheme], traits: tuple[bool, bool, bool]) -> str:
+    """Why no scheme of the run reads GPU field ``name``: under 'shared' SMs
+    one would, or which schemes do."""
+    if any(name in gpu_fields_read(s.name, *traits[:2], True) for s in schemes):
+        return "it is read only under sm_model 'shared', and every GPU of the run is 'fixed'"
+    readers = sorted({n for n in scheme_names() if name in gpu_fields_read(n, True, True)})
+    return f"schemes that read it: {', '.join(readers) or 'none'}"
+
+
+def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes, traits: tuple[bool, bool, bool]) -> None:
+    """A GPU axis must change some run: at least one scheme reads the field
+    (``traits``: a workload has data footprints, so TB schemes read the
+    memory fields; a kernel states an issue interval, so they read the
+    SM's issue rate; some GPU has shared SMs)."""
+    for key in axes.keys:
+        if key.target != "gpu":
+            continue
+        if not any(key.name in gpu_fields_read(s.name, *traits) for s in schemes):
+            shown = ", ".join(dict.fromkeys(s.name for s in schemes))
+            raise ConfigError(
+                f"sweep axis '{key.column}' changes nothing: no scheme of the sweep ({shown}) "
+                f"reads the GPU field '{key.name}' ({_unread_reason(key.name, schemes, traits)})"
+            )
+
+
+def _check_gpu_fields(
+    gpus: Sequence[Gpu], schemes: Sequence[Scheme], traits: tuple[bool, bool, bool]
+) -> None:
+    """A field a user set on a GPU must be read by some scheme of the run:
+    otherwise the setting changes nothing (a "magic memory" study that sets
+    ``mem_latency`` for the worklist machine, which times memory through the
+    hierarchy's fields, would silently measure the default machine)."""
+    for gpu in gpus:
+        for name in sorted(getattr(gpu, "explicit", ())):
+            if any(name in gpu_fields_read(s.name, *traits) for s in schemes):
+                continue
+            shown = ", ".join(dict.fromkeys(s.name for s in schemes))
+            read = sorted(frozenset().union(*(gpu_fields_read(s.name, *traits) for s in schemes)))
+            raise ConfigError(
+                f"GPU '{gpu.name}' sets '{name}', which no scheme of this run ({shown}) reads "
+                f"({_unread_reason(name, schemes, traits)}), so it would change nothing; drop "
+                f"it, or set a field they read: {', '.join(read)}"
+            )
+
+
+def _condition_value(info: Mapping[str, Any], text: str) -> float:
+    """A read_when value (as the core's table writes it) encoded like a user's."""
+    value: Any = text
+    if info["kind"] == "bool":
+        value = text == "true"
+    elif info["kind"] in ("int", "float") and text not in ("unbounded", "auto"):
+        value = float(text)
+    return encode(info, value, "read_when")
+
+
+def unread_params(
+    scheme: str, values: Mapping[str, Any], names: Sequence[str]
+) -> list[tuple[str, str]]:
+    """(parameter, why) for each of ``names`` that scheme ``scheme`` does not
+    read at ``values`` (every parameter's value): the core's read_when
+    conditions (cpp/core/params.hpp), e.g. ('level_bound', "policy is 'lrr'")."""
+    infos = {p["name"]: p for p in scheme_info(scheme)["params"]}
+    out = []
+    for name in names:
+        for cond in infos[name]["read_when"]:
+            other = infos[cond["param"]]
+            have = encode(other, values[cond["param"]], f"scheme '{scheme}'")
+            among = any(have == _condition_value(other, t) for t in cond["values"])
+            if among != cond["among"]:
+                out.append((name, f"{cond['param']} is {values[cond['param']]!r}"))
+                break
+    return out
+
+
+def _watched(s: Scheme, swept: set[str]) -> list[str]:
+    """The swept parameters of ``s`` that have read conditions.  (A given one
+    whose condition a swept one decides is read at some points, and repeats no
+    run where it is not: allowed.)"""
+    infos = scheme_info(s.name)["params"]
+    return [p["name"] for p in infos if p["read_when"] and p["name"] in swept]
+
+
+def refuse_unread(s: Scheme, point: Mapping[str, Any], where: str) -> None:
+    """ConfigError when a parameter swept at this ``point`` of a sweep or space
+    is not read there (its conditions fail on ``s``'s parameters or on another
+    swept one): such runs would repeat each other (issue 29).  ``where`` names
+    the sweep or space."""
+    values = {**s.params, **point}
+    unread = unread_params(s.name, values, _watched(s, set(point)))
+    if not unread:
+        return
+    name, why = unread[0]
+    conditions = next(p for p in scheme_info(s.name)["params"] if p["name"] == name)
+    shown = ", ".join(f"{k}={v!r}" for k, v in point.items())
+    every = [p["name"] for p in scheme_info(s.name)["params"]]
+    reads = [n for n in every if not unread_params(s.name, values, [n])]
+    raise ConfigError(
+        f"{where} sets '{name}' for scheme '{s.name}' where it is not read: '{name}' is read only "
+        f"when {conditions['read_when_text']}, and at the point ({shown}) {why}, so those runs "
+        f"would repeat each other; sweep '{name}' only with schemes and points where it is read "
+        f"(docs/experiments.md, \"Parameters a run does not read\"); scheme '{s.name}' reads "
+        f"there: {', '.join(reads)}"
+    )
+
+
+def _check_scheme_axes(schemes: Sequence[Scheme], axes: Axes) -> None:
+    """Every scheme axis is read at every point of every scheme that has it."""
+    for s in schemes:
+        cols = [j for j in axes.columns("scheme") if axes.keys[j].name in s.params]
+        if not cols or not _watched(s, {axes.keys[j].name for j in cols}):
+            continue
+        for row in np.unique(axes.points[:, cols], axis=0):
+            point = {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, row, strict=True)}
+            refuse_unread(s, point, "a sweep")
+
+
+def _check_run_count(
+    workloads: Sequence[Workload],
+    gpus: Sequence[Gpu],
+    schemes: Sequence[Scheme],
+    axes: Axes,
+    replicates: int,
+) -> None:
+    """Refuses, before any run table is built, a sweep whose runs cannot fit in memory."""
+    per_scheme = []
+    for s in schemes:
+        count, zip_counted = 1, False
+        for key, values, zipped in zip(axes.keys, axes.values, axes.zipped, strict=True):
+            if (key.target == "scheme" and key.name not in s.params) or (zipped and zip_counted):
+                continue  # an axis the scheme lacks; a zip counts once
+            zip_counted = zip_counted or zipped
+            count *= len(values)
+        per_scheme.append(count)
+    runs = len(workloads) * len(gpus) * sum(per_scheme) * replicates
+    _core.check_memory(
+        f"a sweep of {runs:,} runs ({len(workloads)} workload(s) x {len(gpus)} GPU(s) x "
+        f"{sum(per_scheme):,} scheme configurations x {replicates:,} replicate(s))",
+        runs * float(BYTES_PER_RUN),
+    )
+
+
+def _reject_duplicates(
+    workloads: Sequence[Workload], gpus: Sequence[Gpu], schemes: Sequence[Scheme]
+) -> None:
+    """The same workload, GPU or scheme twice would only repeat identical rows."""
+    names = [w.name for w in workloads]
+    for what, keys, shown in (
+        ("workload names", names, names),
+        (
+            "GPUs",
+            [(g.name, tuple(sorted(g.to_dict().items()))) for g in gpus],
+            [g.name for g in gpus],
+        ),
+        ("schemes", [s.key() for s in schemes], [s.label() for s in schemes]),
+    ):
+        seen: dict[Any, int] = {}
+        for i, key in enumerate(keys):
+            if key in seen:
+                raise ConfigError(
+                    f"a sweep lists the same {what[:-1] if what != 'GPUs' else 'GPU'} twice "
+                    f"('{shown[i]}', positions {seen[key]} and {i}); {what} must be distinct"
+                )
+            seen[key] = i
+
+
+def build_plan(
+    workloads: Sequence[Workload],
+    gpus: Sequence[Gpu],
+    schemes: Sequence[Scheme],
+    axes: Axes,
+    replicates: int,
+    seed: int,
+    baseline: Scheme | Sequence[Scheme] | None,
+) -> Plan:
+    replicates = whole(replicates, "'replicates'", 1, MAX_REPLICATES)
+    seed = whole(seed, "'seed'", 0, 2**63 - 1)
+    _reject_duplicates(workloads, gpus, schemes)
+    baselines = (
+        [] if baseline is None else [baseline] if isinstance(baseline, Scheme) else list(baseline)
+    )
+    if len({b.key() for b in baselines}) != len(baselines):
+        raise ConfigError("a sweep lists the same baseline scheme twice")
+    _check_kinds(workloads, [*schemes, *baselines])
+    sm_models = {g.sm_model for g in gpus}
+    for key, values in zip(axes.keys, axes.values, strict=True):
+        if key.target == "gpu" and key.name == "sm_model":
+            sm_models |= set(values)
+    traits = (
+        any(getattr(w, "has_footprints", False) for w in workloads),
+        any(getattr(w, "has_issue_rates", False) for w in workloads),
+        "shared" in sm_models,
+    )
+    _check_gpu_axes([*schemes, *baselines], axes, traits)
+    _check_gpu_fields(gpus, [*schemes, *baselines], traits)
+    _check_scheme_axes(schemes, axes)
+    _check_run_count(workloads, gpus, schemes, axes, replicates)
+    table: list[Workload] = []
+    index: dict[Any, int] = {}
+    derived = [_derived_workloads(w, axes, table, index) for w in workloads]
+    scheme_cols = axes.columns("scheme")
+    other_cols = [j for j in range(len(axes.keys)) if j not in scheme_cols]
+    reps = np.arange(replicates, dtype=np.int64)
+
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("w", "g", "s", "p", "r")}
+    for wi in range(len(workloads)):
+        for gi in range(len(gpus)):
+            for si, s in enumerate(schemes):
+                cols = other_cols + [j for j in scheme_cols if axes.keys[j].name in s.params]
+                if len(cols) == len(axes.keys):
+                    chosen = np.arange(len(axes.points))
+                else:  # axes this scheme lacks collapse: first point of each distinct rest
+                    _, first = np.unique(axes.points[:, cols], axis=0, return_index=True)
+                    chosen = np.sort(first)
+                chosen = np.repeat(chosen, replicates)
+                parts["w"].append(derived[wi][chosen])
+                parts["g"].append(np.full(len(chosen), gi))
+                parts["s"].append(np.full(len(chosen), si))
+                parts["p"].append(chosen)
+                parts["r"].append(np.tile(reps, len(chosen) // replicates))
+    w_of, g_of, s_of, p_of, r_of = (np.concatenate(parts[k]) for k in ("w", "g", "s", "p", "r"))
+    plan_schemes = list(schemes)
+    plan = Plan(
+        table,
+        list(gpus),
+        plan_schemes,
+        axes,
+        replicates,
+        seed,
+        w_of,
+        g_of,
+        s_of,
+        p_of,
+        r_of,
+        main_runs=len(w_of),
+    )
+    if baselines:
+        plan.baseline_of = np.stack([_add_baseline(plan, b) for b in baselines])
+        plan.baselines = baselines
+    plan.overrides = _overrides(plan)
+    return plan
+
+
+def _add_baseline(plan: Plan, baseline: Scheme) -> np.ndarray:
+    """Adds the runs of one baseline scheme: one per distinct (workload, GPU,
+    GPU/cost axis values, replicate); returns, per main run, the run giving its
+    baseline makespan."""
+    axes = plan.axes
+    cols = axes.columns("gpu") + axes.columns("cost")
+    main = plan.main_runs
+    identity = (
+        np.column_stack(
+            [
+                plan.workload_of[:main],
+                plan.gpu_of[:main],
+                plan.replicate_of[:main],
+                axes.points[plan.point_of[:main]][:, cols],
+            ]
+        )
+        if main
+        else np.zeros((0, 3 + len(cols)), dtype=np.int64)
+    )
+    uniq, first, inverse = np.unique(identity, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    # A main run of the baseline scheme with no swept scheme parameter is itself the baseline.
+    try:
+        b_index = plan.schemes.index(baseline)
+    except ValueError:
+        b_index = -1
+    swept = {axes.keys[j].name for j in axes.columns("scheme")}
+    reuse = b_index >= 0 and not (swept & set(baseline.params))
+    source = np.full(len(uniq), -1, dtype=np.int64)
+    if reuse:
+        mine = np.nonzero(plan.scheme_of[:main] == b_index)[0]
+        source[inverse[mine]] = mine
+    missing = np.nonzero(source < 0)[0]
+    if len(missing):
+        if b_index < 0:
+            plan.schemes.append(baseline)
+            b_index = len(plan.schemes) - 1
+        rep = first[missing]
+        start = plan.runs
+        plan.workload_of = np.concatenate([plan.workload_of, plan.workload_of[rep]])
+        plan.gpu_of = np.concatenate([plan.gpu_of, plan.gpu_of[rep]])
+        plan.scheme_of = np.concatenate([plan.scheme_of, np.full(len(rep), b_index)])
+        plan.point_of = np.concatenate([plan.point_of, plan.point_of[rep]])
+        plan.replicate_of = np.concatenate([plan.replicate_of, plan.replicate_of[rep]])
+        source[missing] = np.arange(start, start + len(rep))
+    return source[inverse]
+
+
+def _overrides(plan: Plan) -> list[tuple[AxisKey, np.ndarray]]:
+    """Per-run encoded values of each scheme, GPU and cost axis (NaN = not applicable)."""
+    axes = plan.axes
+    out = []
+    gpu_infos = {f["name"]: f for f in field_info()}
+    is_main = np.arange(plan.runs) < plan.main_runs
+    for j, key in enumerate(axes.keys):
+        if key.target == "workload":
+            continue
+        column = np.full(plan.runs, np.nan)
+        value_index = axes.points[plan.point_of, j]
+        if key.target == "gpu":
+            enc = np.array([encode(gpu_infos[key.name], v, "GPU") for v in axes.values[j]])
+            column = enc[value_index]
+        elif key.target == "cost":
+            enc = np.array([_cost_value(key, v) for v in axes.values[j]])
+            column = enc[value_index]
+        else:
+            for si, s in enumerate(plan.schemes):
+                infos = {p["name"]: p for p in scheme_info(s.name)["params"]}
+                if key.name not in s.params or s.core_param(key.name) not in infos:
+                    continue
+                owner = f"scheme '{s.name}'"
+                info = infos[s.core_param(key.name)]
+                enc = np.array([encode(info, v, owner) for v in axes.values[j]])
+                mask = (plan.scheme_of == si) & is_main
+                column[mask] = enc[value_index[mask]]
+        out.append((key, column))
+    return out
+
+
+def _cost_value(key: AxisKey, value: Any) -> float:
+    return real(value, f"sweep axis '{key.column}'")
