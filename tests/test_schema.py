@@ -70,7 +70,8 @@ def test_a_misspelt_key_or_bad_value_fails(validator: Any, change: Any) -> None:
 
 
 def test_the_schema_follows_the_validators_tables() -> None:
-    from tbdse.experiment.file import PLOT_KEYS, TOP_KEYS
+    from tbdse.experiment.file import TOP_KEYS
+    from tbdse.experiment.outputs_section import PLOT_KEYS
 
     schema = td.schema.experiment_schema()
     assert list(schema["properties"]) == list(TOP_KEYS)

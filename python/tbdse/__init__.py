@@ -29,7 +29,7 @@ from tbdse.machine import gpus, memory
 from tbdse.machine.gpus import Gpu
 from tbdse.schemes import Scheme, policies
 from tbdse.schemes.policies import Policy
-from tbdse.simulation.results import Result
+from tbdse.simulation.result import Result
 from tbdse.simulation.runner import simulate, sweep
 from tbdse.simulation.store import ResultsStore
 from tbdse.workloads import Kernel, Workload, cost

@@ -30,7 +30,7 @@ from tbdse.errors import ConfigError
 from tbdse.io.files import atomic_write, require_replaceable
 
 if TYPE_CHECKING:
-    from tbdse.simulation.results import Result
+    from tbdse.simulation.result import Result
 
 __all__ = ["MAX_EVENTS", "tb_counters", "write_perfetto"]
 

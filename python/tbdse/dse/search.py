@@ -39,8 +39,9 @@ from tbdse._util.checks import whole
 from tbdse._util.params import suggest
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.schemes import Scheme, as_scheme, info
+from tbdse.simulation.arguments import GpuArg, SchemeArg, listify, normalise
 from tbdse.simulation.plan import Axes, _value_identity, build_plan, namespaces
-from tbdse.simulation.runner import GpuArg, Runner, SchemeArg, _listify, _normalise
+from tbdse.simulation.runner import Runner
 from tbdse.simulation.store import ResultsStore
 from tbdse.workloads.base import Workload
 
@@ -128,13 +129,13 @@ def check_space_reads(schemes: Sequence[Scheme], space: Mapping[str, Any]) -> No
     import itertools
 
     from tbdse.dse import space as spaces
-    from tbdse.simulation.plan import _watched, refuse_unread
+    from tbdse.simulation.plan_checks import refuse_unread, watched_params
 
     params = spaces.checked(space)
     for s in schemes:
         mine = {n.removeprefix("scheme."): p for n, p in params.items()}
         mine = {n: p for n, p in mine.items() if n in s.params}
-        watched = _watched(s, set(mine))
+        watched = watched_params(s, set(mine))
         infos = {p["name"]: p for p in info(s.name)["params"]}
         involved = set(watched) | {c["param"] for w in watched for c in infos[w]["read_when"]}
         options: dict[str, list[Any]] = {}
@@ -266,8 +267,8 @@ def search(
     for what, value in (("gpu", gpu), ("scheme", scheme)):
         if isinstance(value, (list, tuple)):
             raise ConfigError(f"search takes one {what}; got a list (search each in turn)")
-    workloads, gpus, schemes = _normalise(workload, gpu, scheme)
-    base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
+    workloads, gpus, schemes = normalise(workload, gpu, scheme)
+    base = None if baseline is None else [as_scheme(b) for b in listify(baseline, (Scheme,))]
     dists = _distributions(optuna, space)
     check_space_reads(schemes, space)
     if study is None:
@@ -280,9 +281,9 @@ def search(
             f"the study's directions ({[d.name.lower() for d in study.directions]}) differ from "
             f"the objectives' ({list(goals.values())})"
         )
-    from tbdse.simulation.runner import _serial_policies
+    from tbdse.simulation.arguments import serial_policies
 
-    threads = _serial_policies([*schemes, *(base or [])], threads, executor)
+    threads = serial_policies([*schemes, *(base or [])], threads, executor)
     if executor is not None:  # before the store is claimed
         from tbdse.simulation.executors import check_executor
 

@@ -3,19 +3,24 @@ its file, line and key path (see docs/experiments.md for the format)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from tbdse._util.checks import whole
-from tbdse._util.excerpts import excerpt, quoted
+from tbdse._util.excerpts import excerpt
 from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.experiment.dse_sections import parse_sample, parse_search
+from tbdse.experiment.keys import each, guard, one_of, unknown_keys
 from tbdse.experiment.outdir import LOCK, MANIFEST, STORE
-from tbdse.experiment.spec import TABLE_FORMATS, Experiment, PlotSpec
+from tbdse.experiment.outputs_section import (
+    check_objectives,
+    check_plot_columns,
+    check_plot_rows,
+    outputs,
+)
+from tbdse.experiment.spec import Experiment
 from tbdse.io.yamlio import Located, Problems
 from tbdse.machine.gpus import Gpu, as_gpu
 from tbdse.schemes import Scheme, as_scheme
@@ -47,25 +52,6 @@ TOP_KEYS = (
     "baseline",
     "outputs",
 )
-# Every kind: axis labels, the figure's size in inches and a matplotlib style.
-_FIGURE_KEYS = ("xlabel", "ylabel", "figsize", "style")
-_FACETS = ("facet", "row", "col", "sharex", "sharey")
-PLOT_KEYS: dict[str, tuple[str, ...]] = {
-    "line": ("kind", "x", "y", "hue", *_FACETS, "spread", "logx", "logy", "title", "file", "where"),
-    "heatmap": (
-        *("kind", "x", "y", "value", "facet", "row", "col", "agg", "title", "file", "cmap"),
-        "where",
-    ),
-    "bar": ("kind", "x", "y", "hue", *_FACETS, "title", "file", "logy", "summary", "where"),
-    "scatter": ("kind", "x", "y", "hue", *_FACETS, "logx", "logy", "title", "file", "where"),
-    "pareto": ("kind", "x", "y", "directions", "hue", "logx", "logy", "title", "file", "where"),
-}
-PLOT_CHOICES = {
-    "spread": ("minmax", "std", "none"),
-    "agg": ("mean", "median", "min", "max"),
-    "summary": ("none", "gmean"),
-}
-PLOT_KEYS = {kind: (*keys, *_FIGURE_KEYS) for kind, keys in PLOT_KEYS.items()}
 # A workload read from a file: its format, and the generator that reads it.
 FILE_GENERATORS = {
     "stg": "stg",
@@ -109,18 +95,18 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
     if not isinstance(data, Mapping):
         problems.add((), "an experiment file must be a mapping of keys to values")
         problems.raise_if_any()
-    _unknown_keys(problems, (), data, TOP_KEYS)
+    unknown_keys(problems, (), data, TOP_KEYS)
     for one, many in (("gpu", "gpus"), ("workload", "workloads"), ("scheme", "schemes")):
         if one in data and many in data:
             problems.add((many,), f"give either '{one}' or '{many}', not both")
         elif one not in data and many not in data:
             problems.add((), f"missing '{many}' (or '{one}')")
 
-    gpus = _each(problems, data, "gpu", "gpus", lambda v, p: _gpu(problems, v, p))
-    workloads = _each(
+    gpus = each(problems, data, "gpu", "gpus", lambda v, p: _gpu(problems, v, p))
+    workloads = each(
         problems, data, "workload", "workloads", lambda v, p: _workload(problems, v, p, base_dir)
     )
-    schemes = _each(problems, data, "scheme", "schemes", lambda v, p: _scheme(problems, v, p))
+    schemes = each(problems, data, "scheme", "schemes", lambda v, p: _scheme(problems, v, p))
     baseline: Scheme | list[Scheme] | None = None
     if isinstance(data.get("baseline"), list):  # several: the best of them serves
         made = [_scheme(problems, b, ("baseline", i)) for i, b in enumerate(data["baseline"])]
@@ -175,7 +161,7 @@ def parse(doc: Located, *, base_dir: Path, default_name: str) -> Experiment:
         ):
             if len(got) > 1:
                 problems.add((many,), f"a search runs one {one}; got {len(got)}")
-    tables, plots = _outputs(problems, data.get("outputs"))
+    tables, plots = outputs(problems, data.get("outputs"))
     # str() of a list or mapping would pass silently into tables and file names.
     if "description" in data and not isinstance(data["description"], str):
         problems.add(("description",), f"must be text; got {excerpt(data['description'])}")
@@ -241,93 +227,40 @@ def default_name(stem: str) -> str:
     return name or "experiment"
 
 
-def _one_of(value: Any, names: Any) -> bool:
-    """``value`` is one of the names (a list or mapping in the file is not, and
-    must not reach a dict lookup, where it is unhashable)."""
-    return isinstance(value, str) and value in names
-
-
-def _unknown_keys(
-    problems: Problems,
-    path: tuple[Any, ...],
-    data: Mapping[str, Any],
-    valid: tuple[str, ...] | list[str],
-    replaced: Mapping[str, str] | None = None,
-) -> None:
-    """A problem per key not in ``valid``; ``replaced``: removed keys -> what replaced them."""
-    replaced = replaced or {}
-    for key in data:
-        if key not in valid:
-            hint = f"; '{key}' was replaced {replaced[key]}" if key in replaced else ""
-            problems.add(
-                (*path, key),
-                f"unknown key {quoted(key)}{suggest(str(key), valid)}; "
-                f"valid keys: {', '.join(valid)}" + hint,
-            )
-
-
-def _each(
-    problems: Problems,
-    data: Mapping[str, Any],
-    one: str,
-    many: str,
-    build: Callable[[Any, tuple[Any, ...]], Any],
-) -> list[Any]:
-    if many in data:
-        items = data[many]
-        if not isinstance(items, list) or not items:
-            problems.add((many,), "must be a non-empty list")
-            return []
-        built = [build(v, (many, i)) for i, v in enumerate(items)]
-    elif one in data:
-        built = [build(data[one], (one,))]
-    else:
-        return []
-    return [b for b in built if b is not None]
-
-
-def _guard(problems: Problems, path: tuple[Any, ...], make_it: Callable[[], Any]) -> Any:
-    try:
-        return make_it()
-    except ConfigError as exc:
-        problems.add(path, str(exc))
-        return None
-
-
 def _gpu(problems: Problems, value: Any, path: tuple[Any, ...]) -> Gpu | None:
     if isinstance(value, Mapping):
         from tbdse.machine.gpus import field_names
 
-        _unknown_keys(problems, path, value, ["preset", "name", *field_names()])
-    return _guard(problems, path, lambda: as_gpu(value))
+        unknown_keys(problems, path, value, ["preset", "name", *field_names()])
+    return guard(problems, path, lambda: as_gpu(value))
 
 
 def _scheme(problems: Problems, value: Any, path: tuple[Any, ...]) -> Scheme | None:
     if isinstance(value, Mapping) and "policy" in value and "name" not in value:
         from tbdse.schemes.policies import from_spec  # a user policy: imported only when allowed
 
-        return _guard(problems, path, lambda: from_spec(value))
+        return guard(problems, path, lambda: from_spec(value))
     if isinstance(value, Mapping) and isinstance(value.get("name"), str):
         from tbdse.schemes import REPLACED_PARAMS, info, names
 
         if value["name"] in names():
             valid = ["name", "label", *[p["name"] for p in info(value["name"])["params"]]]
-            _unknown_keys(problems, path, value, valid, REPLACED_PARAMS)
+            unknown_keys(problems, path, value, valid, REPLACED_PARAMS)
             bad = [k for k in value if k not in valid]
             if bad:
                 return None
-    return _guard(problems, path, lambda: as_scheme(value))
+    return guard(problems, path, lambda: as_scheme(value))
 
 
 def _cost(problems: Problems, value: Any, path: tuple[Any, ...]) -> cost_mod.CostModel | None:
-    if isinstance(value, Mapping) and _one_of(value.get("model"), cost_mod.kinds()):
+    if isinstance(value, Mapping) and one_of(value.get("model"), cost_mod.kinds()):
         valid = ["model", *cost_mod.kinds()[value["model"]]]
         if value["model"] in ("per_kernel", "array"):
             valid.append("table")
-        _unknown_keys(problems, path, value, valid)
+        unknown_keys(problems, path, value, valid)
         if any(k not in valid for k in value):
             return None
-    return _guard(problems, path, lambda: cost_mod.as_cost(value))
+    return guard(problems, path, lambda: cost_mod.as_cost(value))
 
 
 def _kernel(problems: Problems, value: Any, path: tuple[Any, ...]) -> Kernel | None:
@@ -336,10 +269,10 @@ def _kernel(problems: Problems, value: Any, path: tuple[Any, ...]) -> Kernel | N
             path, f"a kernel is a mapping with {', '.join(KERNEL_KEYS)}; got {excerpt(value)}"
         )
         return None
-    _unknown_keys(problems, path, value, KERNEL_KEYS)
+    unknown_keys(problems, path, value, KERNEL_KEYS)
     if any(k not in KERNEL_KEYS for k in value):
         return None
-    return _guard(problems, path, lambda: Kernel(**value))
+    return guard(problems, path, lambda: Kernel(**value))
 
 
 def _workload(
@@ -361,7 +294,7 @@ def _workload(
         file = Path(spec.pop("file"))
         file = file if file.is_absolute() else base_dir / file
         fmt = spec.pop("format", _format_by_suffix(file))
-        if not _one_of(fmt, FILE_GENERATORS):
+        if not one_of(fmt, FILE_GENERATORS):
             formats = ", ".join(f"'{f}'" for f in FILE_GENERATORS)
             problems.add((*path, "format"), f"must be one of {formats}; got {excerpt(fmt)}")
             return None
@@ -370,7 +303,7 @@ def _workload(
         problems.add((*path, "format"), "'format' goes with 'file', not with 'generator'")
         return None
     gen_name = spec.pop("generator", None)
-    if not _one_of(gen_name, GENERATORS):
+    if not one_of(gen_name, GENERATORS):
         where = (*path, "generator") if gen_name is not None else path
         problems.add(
             where,
@@ -382,7 +315,7 @@ def _workload(
         return None
     gen = GENERATORS[gen_name]
     valid = [*WORKLOAD_COMMON, *gen.params]
-    _unknown_keys(problems, path, spec, valid)
+    unknown_keys(problems, path, spec, valid)
     if any(k not in valid and k != "path" for k in spec):
         return None
     kwargs: dict[str, Any] = {k: v for k, v in spec.items() if k in gen.params or k == "name"}
@@ -415,7 +348,7 @@ def _workload(
         if any(k is None for k in made):
             return None
         kwargs["kernels"] = made
-    return _guard(problems, path, lambda: make(gen_name, **kwargs))
+    return guard(problems, path, lambda: make(gen_name, **kwargs))
 
 
 def _format_by_suffix(file: Path) -> str:
@@ -463,133 +396,6 @@ def _axes(
     return out
 
 
-def _outputs(problems: Problems, value: Any) -> tuple[list[str], list[PlotSpec]]:
-    if value is None:
-        return list(TABLE_FORMATS), []
-    if not isinstance(value, Mapping):
-        problems.add(("outputs",), "must be a mapping with 'tables' and/or 'plots'")
-        return list(TABLE_FORMATS), []
-    _unknown_keys(problems, ("outputs",), value, ("tables", "plots"))
-    tables = value.get("tables", list(TABLE_FORMATS))
-    if not isinstance(tables, list) or any(t not in TABLE_FORMATS for t in tables):
-        problems.add(
-            ("outputs", "tables"),
-            f"must be a list drawn from {', '.join(TABLE_FORMATS)}; got {excerpt(tables)}",
-        )
-        tables = list(TABLE_FORMATS)
-    plots: list[PlotSpec] = []
-    plot_specs = value.get("plots") or []
-    if not isinstance(plot_specs, list):
-        problems.add(("outputs", "plots"), "must be a list of plots")
-        plot_specs = []
-    for i, spec in enumerate(plot_specs):
-        path = ("outputs", "plots", i)
-        if not isinstance(spec, Mapping):
-            problems.add(path, "a plot is a mapping with 'kind', axes and 'file'")
-            continue
-        kind = spec.get("kind")
-        if not _one_of(kind, PLOT_KEYS):
-            problems.add(
-                (*path, "kind"),
-                f"must be one of {', '.join(PLOT_KEYS)}; got {excerpt(kind)}"
-                f"{suggest(str(kind), PLOT_KEYS)}",
-            )
-            continue
-        kind = str(kind)
-        _unknown_keys(problems, path, spec, PLOT_KEYS[kind])
-        required = ("x", "y") if kind != "heatmap" else ("x", "y", "value")
-        for r in required:
-            if r not in spec:
-                problems.add(path, f"a {kind} plot needs '{r}'")
-        file = spec.get("file", f"plot{i}_{kind}.png")
-        problem = _plot_file_problem(file)
-        bad_file = problem is not None
-        if problem is not None:
-            problems.add(
-                (*path, "file"),
-                "must be a .png, .pdf or .svg file name inside the output folder "
-                f"({problem}); got {excerpt(file)}",
-            )
-        for option, choices in PLOT_CHOICES.items():
-            if option in spec and spec[option] not in choices:
-                problems.add(
-                    (*path, option),
-                    f"must be one of {', '.join(choices)}; got {excerpt(spec[option])}",
-                )
-        for option in ("logx", "logy", "sharex", "sharey"):
-            if option in spec and not isinstance(spec[option], bool):
-                problems.add((*path, option), f"must be true or false; got {excerpt(spec[option])}")
-        for option in ("title", "xlabel", "ylabel"):
-            if option in spec and not isinstance(spec[option], str):
-                problems.add((*path, option), f"must be text; got {excerpt(spec[option])}")
-        _check_figure_options(problems, path, spec)
-        if "cmap" in spec:
-            import matplotlib
-
-            if not _one_of(spec["cmap"], matplotlib.colormaps):
-                problems.add(
-                    (*path, "cmap"),
-                    f"unknown colour map {spec['cmap']!r}"
-                    f"{suggest(str(spec['cmap']), list(matplotlib.colormaps))}",
-                )
-        where = spec.get("where") or {}
-        if not isinstance(where, Mapping):
-            problems.add((*path, "where"), "must map result columns to a value or a list of values")
-            continue
-        if bad_file:
-            continue
-        options = {k: v for k, v in spec.items() if k not in ("kind", "file", "where")}
-        plots.append(PlotSpec(kind, options, file, dict(where)))
-    return list(tables), plots
-
-
-def _check_figure_options(problems: Problems, path: tuple[Any, ...], spec: Mapping) -> None:
-    """A plot's figsize ([width, height] in inches) and style (a matplotlib style)."""
-    size = spec.get("figsize")
-    if "figsize" in spec and not (
-        isinstance(size, list)
-        and len(size) == 2
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in size)
-        and all(0 < v <= 100 for v in size)
-    ):
-        problems.add(
-            (*path, "figsize"),
-            f"must be [width, height] in inches, each above 0 and at most 100; got {excerpt(size)}",
-        )
-    if "style" in spec:
-        import matplotlib.pyplot as plt
-
-        if not _one_of(spec["style"], plt.style.available):
-            problems.add(
-                (*path, "style"),
-                f"must name a matplotlib style (plt.style.available: ggplot, seaborn-v0_8, ...); "
-                f"got {excerpt(spec['style'])}"
-                f"{suggest(str(spec['style']), plt.style.available)}",
-            )
-
-
-def _plot_file_problem(file: Any) -> str | None:
-    """Why ``file`` cannot name a figure in the output folder, or None.  Checked
-    when the file is validated: a NUL or a '..' found only when the figure is
-    saved would fail after the tables were written."""
-    if not isinstance(file, str) or not file:
-        return "it is not a non-empty name"
-    if not file.isprintable():
-        return "it contains a control character or NUL"
-    if "\\" in file:
-        return "it contains a backslash; separate folders with '/'"
-    if not file.endswith((".png", ".pdf", ".svg")):
-        return "it has another suffix"
-    if file.startswith("/"):
-        return "it is an absolute path"
-    parts = file.split("/")
-    if any(part in ("", ".", "..") for part in parts):
-        return "it has an empty, '.' or '..' folder part"
-    if any(part.startswith(".") and part.endswith((".png", ".pdf", ".svg")) for part in parts):
-        return "it has no name before the suffix"
-    return None
-
-
 def _check_sweep(problems: Problems, exp: Experiment) -> None:
     """Builds the run table and validates every run; then checks each plot
     against the table's columns and parameter values, as it will be drawn."""
@@ -601,7 +407,7 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
         return
     preview = runner.preview()
     if exp.search is not None:  # a search's table leads with its trial columns
-        _check_objectives(problems, exp.search.objectives, preview)
+        check_objectives(problems, exp.search.objectives, preview)
         preview.insert(0, "trial", 0)
         preview.insert(1, "trial_state", "complete")
     outputs = set(exp.outputs()) | {"results.partial.csv", MANIFEST, LOCK, STORE, "trace.json"}
@@ -620,87 +426,5 @@ def _check_sweep(problems: Problems, exp: Experiment) -> None:
                     (*path, "file"),
                     f"{spec.file} would lie inside {'/'.join(parts[:k])}, another output",
                 )
-        if _check_plot_columns(problems, path, spec, preview):
-            _check_plot_rows(problems, path, spec, preview)
-
-
-def _check_objectives(problems: Problems, goals: dict[str, str], frame: pd.DataFrame) -> None:
-    """Each objective is a numeric result column: known now, not after the
-    first batch of trials has run."""
-    from tbdse.simulation.results import column, metric_info
-
-    def numeric(name: str) -> bool:
-        dtype = frame[name].dtype
-        return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
-
-    metrics = [c for c in frame.columns if c in metric_info() and numeric(c)]
-    for name in goals:
-        where = ("search", "objectives", name)
-        try:
-            found = column(frame, name)
-        except ConfigError:
-            problems.add(where, _missing_column(name, frame))
-            continue
-        if not numeric(found):
-            problems.add(
-                where,
-                f"objective '{name}' is a text column; an objective must be numeric, e.g. "
-                + ", ".join(metrics),
-            )
-
-
-def _missing_column(name: str, frame: pd.DataFrame) -> str:
-    if name in ("speedup", "baseline_makespan_cycles"):
-        return f"no result column '{name}': it needs a baseline (add 'baseline: <scheme>')"
-    if name in ("status", "error"):
-        return f"no result column '{name}': failed runs are kept only with 'on_error: record'"
-    return f"no result column '{name}'{suggest(name, map(str, frame.columns))}"
-
-
-def _check_plot_columns(
-    problems: Problems, path: tuple[Any, ...], spec: PlotSpec, frame: pd.DataFrame
-) -> bool:
-    from tbdse.simulation.results import column
-
-    ok = True
-    named: list[tuple[tuple[Any, ...], Any]] = []
-    for axis in ("x", "y", "value", "facet", "row", "col", "hue"):
-        value = spec.options.get(axis)
-        if axis == "hue" and value == "auto":
-            continue
-        if isinstance(value, list) and axis == "hue":
-            named += [((*path, axis, k), v) for k, v in enumerate(value)]
-        elif value is not None:
-            named.append(((*path, axis), value))
-    named += [((*path, "where", name), name) for name in spec.where]
-    for where, name in named:
-        try:
-            column(frame, str(name))
-        except ConfigError:
-            problems.add(where, _missing_column(str(name), frame))
-            ok = False
-    return ok
-
-
-def _check_plot_rows(
-    problems: Problems, path: tuple[Any, ...], spec: PlotSpec, frame: pd.DataFrame
-) -> None:
-    """The plot's rows exist and draw without averaging configurations (known
-    before running: the parameter columns are)."""
-    from tbdse import plot
-    from tbdse.simulation.results import column
-
-    known = set(plot.parameter_columns(frame)) | {"scheme", "variant", "replicate", "seed"}
-    if all(column(frame, name) in known for name in spec.where):
-        rows = spec.rows(frame)
-        if rows.empty:
-            values = {n: list(dict.fromkeys(frame[column(frame, n)]))[:6] for n in spec.where}
-            shown = "; ".join(f"{n}: {', '.join(map(str, v))}" for n, v in values.items())
-            problems.add((*path, "where"), f"matches none of the {len(frame)} runs ({shown})")
-            return
-    else:
-        rows = frame
-    try:
-        plot.check(spec.kind, rows, **spec.options)
-    except ConfigError as exc:
-        problems.add(path, str(exc))
+        if check_plot_columns(problems, path, spec, preview):
+            check_plot_rows(problems, path, spec, preview)

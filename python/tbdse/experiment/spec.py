@@ -20,7 +20,7 @@ from tbdse.io.files import write_text
 from tbdse.machine.gpus import Gpu
 from tbdse.schemes import Scheme
 from tbdse.simulation.plan import Axes, Plan, build_plan, namespaces
-from tbdse.simulation.results import Result
+from tbdse.simulation.result import Result
 from tbdse.simulation.runner import Runner
 from tbdse.workloads import Workload
 
@@ -255,10 +255,10 @@ class Experiment:
         echo: Callable[[str], None],
         executor: Any,
     ) -> pd.DataFrame:
-        from tbdse.simulation.runner import _serial_policies
+        from tbdse.simulation.arguments import serial_policies
 
         plan = self.plan()
-        threads = _serial_policies(plan.schemes, threads or self.threads, executor)
+        threads = serial_policies(plan.schemes, threads or self.threads, executor)
         runner = Runner(plan, threads, progress, self.on_error, out.store, self.timeout_s)
         restored = runner.restored
         to_run = plan.runs - int(runner.done.sum())  # infeasible runs are neither

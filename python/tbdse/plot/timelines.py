@@ -22,7 +22,7 @@ def beside(ax: Axes, title: str | None = None) -> None:
 
 
 def recorded(result: Any, what: str) -> Any:
-    from tbdse.simulation.results import Result
+    from tbdse.simulation.result import Result
 
     if not isinstance(result, Result):
         raise ConfigError(

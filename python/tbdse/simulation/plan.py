@@ -28,9 +28,17 @@ from tbdse._util.excerpts import excerpt
 from tbdse._util.params import encode, suggest
 from tbdse.errors import ConfigError
 from tbdse.machine.gpus import Gpu, field_info
-from tbdse.schemes import Scheme, gpu_fields_read, names_for_kind
+from tbdse.schemes import Scheme
 from tbdse.schemes import info as scheme_info
-from tbdse.schemes import names as scheme_names
+from tbdse.simulation.plan_checks import (
+    MAX_REPLICATES,
+    check_gpu_axes,
+    check_gpu_fields,
+    check_kinds,
+    check_run_count,
+    check_scheme_axes,
+    reject_duplicates,
+)
 from tbdse.workloads.base import GENERATORS, Workload
 
 TARGETS = ("scheme", "gpu", "workload", "cost")
@@ -325,191 +333,6 @@ def _derived_workloads(
     return out[inverse]
 
 
-MAX_REPLICATES = 2**31 - 1  # replicate numbers travel to the core as int32
-# Memory a run costs outside its simulation: its row in the run table, in the
-# result matrix and columns, and in the final DataFrame (about 60 columns).
-BYTES_PER_RUN = 1500
-
-
-def _check_kinds(workloads: Sequence[Workload], schemes: Sequence[Scheme]) -> None:
-    """Every scheme simulates the kind of every workload (a TB scheme runs task
-    graphs, the worklist machine graph operators, ...)."""
-    for s in schemes:
-        wanted = scheme_info(s.name)["workload_kind"]
-        for w in workloads:
-            if w.kind != wanted:
-                fitting = ", ".join(names_for_kind(w.kind)) or "none"
-                raise ConfigError(
-                    f"scheme '{s.name}' simulates {wanted} workloads, but workload '{w.name}' is "
-                    f"a {w.kind} workload (schemes for it: {fitting})"
-                )
-
-
-def _unread_reason(name: str, schemes: Sequence[Scheme], traits: tuple[bool, bool, bool]) -> str:
-    """Why no scheme of the run reads GPU field ``name``: under 'shared' SMs
-    one would, or which schemes do."""
-    if any(name in gpu_fields_read(s.name, *traits[:2], True) for s in schemes):
-        return "it is read only under sm_model 'shared', and every GPU of the run is 'fixed'"
-    readers = sorted({n for n in scheme_names() if name in gpu_fields_read(n, True, True)})
-    return f"schemes that read it: {', '.join(readers) or 'none'}"
-
-
-def _check_gpu_axes(schemes: Sequence[Scheme], axes: Axes, traits: tuple[bool, bool, bool]) -> None:
-    """A GPU axis must change some run: at least one scheme reads the field
-    (``traits``: a workload has data footprints, so TB schemes read the
-    memory fields; a kernel states an issue interval, so they read the
-    SM's issue rate; some GPU has shared SMs)."""
-    for key in axes.keys:
-        if key.target != "gpu":
-            continue
-        if not any(key.name in gpu_fields_read(s.name, *traits) for s in schemes):
-            shown = ", ".join(dict.fromkeys(s.name for s in schemes))
-            raise ConfigError(
-                f"sweep axis '{key.column}' changes nothing: no scheme of the sweep ({shown}) "
-                f"reads the GPU field '{key.name}' ({_unread_reason(key.name, schemes, traits)})"
-            )
-
-
-def _check_gpu_fields(
-    gpus: Sequence[Gpu], schemes: Sequence[Scheme], traits: tuple[bool, bool, bool]
-) -> None:
-    """A field a user set on a GPU must be read by some scheme of the run:
-    otherwise the setting changes nothing (a "magic memory" study that sets
-    ``mem_latency`` for the worklist machine, which times memory through the
-    hierarchy's fields, would silently measure the default machine)."""
-    for gpu in gpus:
-        for name in sorted(getattr(gpu, "explicit", ())):
-            if any(name in gpu_fields_read(s.name, *traits) for s in schemes):
-                continue
-            shown = ", ".join(dict.fromkeys(s.name for s in schemes))
-            read = sorted(frozenset().union(*(gpu_fields_read(s.name, *traits) for s in schemes)))
-            raise ConfigError(
-                f"GPU '{gpu.name}' sets '{name}', which no scheme of this run ({shown}) reads "
-                f"({_unread_reason(name, schemes, traits)}), so it would change nothing; drop "
-                f"it, or set a field they read: {', '.join(read)}"
-            )
-
-
-def _condition_value(info: Mapping[str, Any], text: str) -> float:
-    """A read_when value (as the core's table writes it) encoded like a user's."""
-    value: Any = text
-    if info["kind"] == "bool":
-        value = text == "true"
-    elif info["kind"] in ("int", "float") and text not in ("unbounded", "auto"):
-        value = float(text)
-    return encode(info, value, "read_when")
-
-
-def unread_params(
-    scheme: str, values: Mapping[str, Any], names: Sequence[str]
-) -> list[tuple[str, str]]:
-    """(parameter, why) for each of ``names`` that scheme ``scheme`` does not
-    read at ``values`` (every parameter's value): the core's read_when
-    conditions (cpp/core/params.hpp), e.g. ('level_bound', "policy is 'lrr'")."""
-    infos = {p["name"]: p for p in scheme_info(scheme)["params"]}
-    out = []
-    for name in names:
-        for cond in infos[name]["read_when"]:
-            other = infos[cond["param"]]
-            have = encode(other, values[cond["param"]], f"scheme '{scheme}'")
-            among = any(have == _condition_value(other, t) for t in cond["values"])
-            if among != cond["among"]:
-                out.append((name, f"{cond['param']} is {values[cond['param']]!r}"))
-                break
-    return out
-
-
-def _watched(s: Scheme, swept: set[str]) -> list[str]:
-    """The swept parameters of ``s`` that have read conditions.  (A given one
-    whose condition a swept one decides is read at some points, and repeats no
-    run where it is not: allowed.)"""
-    infos = scheme_info(s.name)["params"]
-    return [p["name"] for p in infos if p["read_when"] and p["name"] in swept]
-
-
-def refuse_unread(s: Scheme, point: Mapping[str, Any], where: str) -> None:
-    """ConfigError when a parameter swept at this ``point`` of a sweep or space
-    is not read there (its conditions fail on ``s``'s parameters or on another
-    swept one): such runs would repeat each other (issue 29).  ``where`` names
-    the sweep or space."""
-    values = {**s.params, **point}
-    unread = unread_params(s.name, values, _watched(s, set(point)))
-    if not unread:
-        return
-    name, why = unread[0]
-    conditions = next(p for p in scheme_info(s.name)["params"] if p["name"] == name)
-    shown = ", ".join(f"{k}={v!r}" for k, v in point.items())
-    every = [p["name"] for p in scheme_info(s.name)["params"]]
-    reads = [n for n in every if not unread_params(s.name, values, [n])]
-    raise ConfigError(
-        f"{where} sets '{name}' for scheme '{s.name}' where it is not read: '{name}' is read only "
-        f"when {conditions['read_when_text']}, and at the point ({shown}) {why}, so those runs "
-        f"would repeat each other; sweep '{name}' only with schemes and points where it is read "
-        f"(docs/experiments.md, \"Parameters a run does not read\"); scheme '{s.name}' reads "
-        f"there: {', '.join(reads)}"
-    )
-
-
-def _check_scheme_axes(schemes: Sequence[Scheme], axes: Axes) -> None:
-    """Every scheme axis is read at every point of every scheme that has it."""
-    for s in schemes:
-        cols = [j for j in axes.columns("scheme") if axes.keys[j].name in s.params]
-        if not cols or not _watched(s, {axes.keys[j].name for j in cols}):
-            continue
-        for row in np.unique(axes.points[:, cols], axis=0):
-            point = {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, row, strict=True)}
-            refuse_unread(s, point, "a sweep")
-
-
-def _check_run_count(
-    workloads: Sequence[Workload],
-    gpus: Sequence[Gpu],
-    schemes: Sequence[Scheme],
-    axes: Axes,
-    replicates: int,
-) -> None:
-    """Refuses, before any run table is built, a sweep whose runs cannot fit in memory."""
-    per_scheme = []
-    for s in schemes:
-        count, zip_counted = 1, False
-        for key, values, zipped in zip(axes.keys, axes.values, axes.zipped, strict=True):
-            if (key.target == "scheme" and key.name not in s.params) or (zipped and zip_counted):
-                continue  # an axis the scheme lacks; a zip counts once
-            zip_counted = zip_counted or zipped
-            count *= len(values)
-        per_scheme.append(count)
-    runs = len(workloads) * len(gpus) * sum(per_scheme) * replicates
-    _core.check_memory(
-        f"a sweep of {runs:,} runs ({len(workloads)} workload(s) x {len(gpus)} GPU(s) x "
-        f"{sum(per_scheme):,} scheme configurations x {replicates:,} replicate(s))",
-        runs * float(BYTES_PER_RUN),
-    )
-
-
-def _reject_duplicates(
-    workloads: Sequence[Workload], gpus: Sequence[Gpu], schemes: Sequence[Scheme]
-) -> None:
-    """The same workload, GPU or scheme twice would only repeat identical rows."""
-    names = [w.name for w in workloads]
-    for what, keys, shown in (
-        ("workload names", names, names),
-        (
-            "GPUs",
-            [(g.name, tuple(sorted(g.to_dict().items()))) for g in gpus],
-            [g.name for g in gpus],
-        ),
-        ("schemes", [s.key() for s in schemes], [s.label() for s in schemes]),
-    ):
-        seen: dict[Any, int] = {}
-        for i, key in enumerate(keys):
-            if key in seen:
-                raise ConfigError(
-                    f"a sweep lists the same {what[:-1] if what != 'GPUs' else 'GPU'} twice "
-                    f"('{shown[i]}', positions {seen[key]} and {i}); {what} must be distinct"
-                )
-            seen[key] = i
-
-
 def build_plan(
     workloads: Sequence[Workload],
     gpus: Sequence[Gpu],
@@ -521,13 +344,13 @@ def build_plan(
 ) -> Plan:
     replicates = whole(replicates, "'replicates'", 1, MAX_REPLICATES)
     seed = whole(seed, "'seed'", 0, 2**63 - 1)
-    _reject_duplicates(workloads, gpus, schemes)
+    reject_duplicates(workloads, gpus, schemes)
     baselines = (
         [] if baseline is None else [baseline] if isinstance(baseline, Scheme) else list(baseline)
     )
     if len({b.key() for b in baselines}) != len(baselines):
         raise ConfigError("a sweep lists the same baseline scheme twice")
-    _check_kinds(workloads, [*schemes, *baselines])
+    check_kinds(workloads, [*schemes, *baselines])
     sm_models = {g.sm_model for g in gpus}
     for key, values in zip(axes.keys, axes.values, strict=True):
         if key.target == "gpu" and key.name == "sm_model":
@@ -537,10 +360,10 @@ def build_plan(
         any(getattr(w, "has_issue_rates", False) for w in workloads),
         "shared" in sm_models,
     )
-    _check_gpu_axes([*schemes, *baselines], axes, traits)
-    _check_gpu_fields(gpus, [*schemes, *baselines], traits)
-    _check_scheme_axes(schemes, axes)
-    _check_run_count(workloads, gpus, schemes, axes, replicates)
+    check_gpu_axes([*schemes, *baselines], axes, traits)
+    check_gpu_fields(gpus, [*schemes, *baselines], traits)
+    check_scheme_axes(schemes, axes)
+    check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}
     derived = [_derived_workloads(w, axes, table, index) for w in workloads]

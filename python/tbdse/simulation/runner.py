@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import time
-import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,18 +24,23 @@ import pandas as pd
 from tbdse import _core
 from tbdse._util.checks import flag, real, text, whole
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
-from tbdse.machine.gpus import Gpu, as_gpu
+from tbdse.machine.gpus import Gpu
 from tbdse.schemes import Scheme, as_scheme
+from tbdse.simulation.arguments import (
+    GpuArg,
+    SchemeArg,
+    WorkloadArg,
+    listify,
+    normalise,
+    serial_policies,
+)
 from tbdse.simulation.plan import MAX_REPLICATES, Axes, Plan, build_plan, namespaces
-from tbdse.simulation.results import Result, build_frame
+from tbdse.simulation.result import Result
+from tbdse.simulation.results import build_frame
 from tbdse.simulation.store import ResultsStore, build_id, key_frame
 from tbdse.workloads.base import Workload
 
 __all__ = ["simulate", "sweep"]
-
-WorkloadArg = Workload | Sequence[Workload]
-GpuArg = Gpu | str | Mapping[str, Any] | Sequence[Gpu | str | Mapping[str, Any]]
-SchemeArg = Scheme | str | Mapping[str, Any] | Sequence[Scheme | str | Mapping[str, Any]]
 
 CHUNK_SECONDS = 0.25  # target duration of one chunk: bounds how late Ctrl-C is honoured
 FIRST_CHUNK_WEIGHT = 2e5  # tasks simulated by the first chunk, before the rate is known
@@ -51,32 +55,6 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def _listify(value: Any, kinds: tuple[type, ...]) -> list[Any]:
-    if isinstance(value, (str, Mapping, *kinds)):
-        return [value]
-    if isinstance(value, Sequence):
-        return list(value)
-    return [value]
-
-
-def _normalise(
-    workload: WorkloadArg, gpu: GpuArg, scheme: SchemeArg
-) -> tuple[list[Workload], list[Gpu], list[Scheme]]:
-    workloads = _listify(workload, (Workload,))
-    for w in workloads:
-        if not isinstance(w, Workload):
-            raise ConfigError(f"a workload must be a tbdse Workload; got {w!r}")
-    gpus = [as_gpu(g) for g in _listify(gpu, (Gpu,))]
-    schemes = [as_scheme(s) for s in _listify(scheme, (Scheme,))]
-    for what, items in (("workload", workloads), ("GPU", gpus), ("scheme", schemes)):
-        if not items:
-            raise ConfigError(f"a sweep needs at least one {what}")
-    names = [w.name for w in workloads]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"workload names must be distinct within a sweep; got {names}")
-    return workloads, gpus, schemes
 
 
 MAX_TIMEOUT_S = 1e7  # about four months: a larger limit is no limit
@@ -360,34 +338,6 @@ class Runner:
         )
 
 
-def _serial_policies(schemes: Sequence[Scheme], threads: int | None, executor: Any) -> int | None:
-    """User policies live in this process: never sent to an executor.  Plain
-    Python ones hold the GIL in every decision: their runs go one at a time
-    (threads=1), with a warning."""
-    from tbdse.schemes.policies import Policy
-
-    policies = sorted({s.policy_name for s in schemes if isinstance(s, Policy)})
-    if policies and executor is not None:
-        raise ConfigError(
-            f"policy {', '.join(policies)} is registered in this process only; run the sweep "
-            "here (no executor): a Dask worker could not find it"
-        )
-    serial = [s for s in schemes if getattr(s, "serial", False)]
-    if not serial:
-        return threads
-    names = ", ".join(sorted({getattr(s, "policy_name", s.name) for s in serial}))
-    if threads != 1:
-        from tbdse.schemes.policies import PolicyWarning
-
-        warnings.warn(
-            f"policy {names} is a plain Python callable: the sweep runs one run at a time "
-            "(threads=1); compile it (jit=True, or a Numba @cfunc) to run in parallel",
-            PolicyWarning,
-            stacklevel=3,
-        )
-    return 1
-
-
 def sweep(
     workload: WorkloadArg,
     gpu: GpuArg,
@@ -449,9 +399,9 @@ def sweep(
         raise ConfigError(
             "give the results store as store= or as checkpoint= (its former name), not both"
         )
-    workloads, gpus, schemes = _normalise(workload, gpu, scheme)
-    base = None if baseline is None else [as_scheme(b) for b in _listify(baseline, (Scheme,))]
-    threads = _serial_policies([*schemes, *(base or [])], threads, executor)
+    workloads, gpus, schemes = normalise(workload, gpu, scheme)
+    base = None if baseline is None else [as_scheme(b) for b in listify(baseline, (Scheme,))]
+    threads = serial_policies([*schemes, *(base or [])], threads, executor)
     axes = Axes.build(grid, zip, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, replicates, seed, base)
     if executor is not None:  # before the store is claimed
@@ -493,7 +443,7 @@ def simulate(
     for what, value in (("workload", workload), ("gpu", gpu), ("scheme", scheme)):
         if isinstance(value, (list, tuple)):
             raise ConfigError(f"simulate runs one configuration: give one {what}, or use sweep()")
-    workloads, gpus, schemes = _normalise(workload, gpu, scheme)
+    workloads, gpus, schemes = normalise(workload, gpu, scheme)
     replicate = whole(replicate, "replicate", 0, MAX_REPLICATES)
     axes = Axes.build(None, None, namespaces(schemes, workloads))
     plan = build_plan(workloads, gpus, schemes, axes, 1, seed, None)

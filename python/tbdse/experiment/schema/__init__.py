@@ -237,7 +237,7 @@ def _workload() -> dict[str, Any]:
 
 
 def _outputs() -> dict[str, Any]:
-    from tbdse.experiment.file import PLOT_CHOICES, PLOT_KEYS
+    from tbdse.experiment.outputs_section import PLOT_CHOICES, PLOT_KEYS
     from tbdse.experiment.spec import TABLE_FORMATS
 
     option: dict[str, Any] = {
