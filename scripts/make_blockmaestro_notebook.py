@@ -34,7 +34,7 @@ more, so TB concurrency and speed-up are different numbers.
 **Assumptions and calibration (MODELS.md §9).** The paper gives kernel counts
 and dependency patterns (Table II) and storage ratios (Table III), not
 problem sizes or TB run times. The presets (`td.workloads.blockmaestro_app`,
-documented in `tbdse.workloads.blockmaestro_apps`) pick sizes that give
+documented in `tbdse.models.blockmaestro.apps`) pick sizes that give
 Table II's kernel counts and TB run-time proportions after §IV-B. Each TB's
 reads and writes (the byte ranges of the accesses the dependency extraction
 reads) go through the Titan X's memory hierarchy (L1, 3 MB L2, GDDR5X

@@ -26,7 +26,7 @@ figures). Model and interpretations: `docs/models/vgiw.md`.
 **Inputs.** The 21 Rodinia kernels of Table 2 with the paper's basic-block
 counts. Op mixes, thread counts, divergence and memory intensity are **not in
 the paper**: the presets are tbdse's derivation from each kernel's source
-structure (`td.workloads.cfg.RODINIA[...]["source"]`).
+structure (`td.models.vgiw.RODINIA[...]["source"]`).
 
 **Calibration (MODELS.md §9).** Nothing is fitted to Fig. 7: simt's time
 comes from Fermi's dispatch (one warp instruction per cycle), its LD/ST and

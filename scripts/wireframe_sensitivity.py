@@ -33,7 +33,7 @@ def patch_presets(name: str, factor: float) -> None:
     """Scales a preset constant of the benchmarks in this process."""
     from dataclasses import replace
 
-    import tbdse.workloads.wireframe_benchmarks as wb
+    import tbdse.models.wireframe.benchmarks as wb
 
     if name == "block mean (4K)":
         for size, (side, mean) in list(wb.SIZES.items()):

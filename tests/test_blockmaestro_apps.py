@@ -1,5 +1,5 @@
 """BlockMaestro's Table II applications and Fig. 12's VectorAdd pair as presets
-(tbdse.workloads.blockmaestro_apps): kernel counts, the dependency patterns and
+(tbdse.models.blockmaestro.apps): kernel counts, the dependency patterns and
 storage the launch-time analysis finds in them against Tables II and III,
 simulation on the Titan X Pascal preset, and errors."""
 
@@ -18,7 +18,7 @@ from tbdse.workloads import (
     dependency_report,
     vector_add_pair,
 )
-from tbdse.workloads.blockmaestro_apps import APPS
+from tbdse.models.blockmaestro.apps import APPS
 
 NAMES = blockmaestro_app_names()
 
@@ -163,7 +163,7 @@ def test_cost_scale_multiplies_every_tb_cost_and_is_a_generator_parameter() -> N
     assert list(two.cost.table) == [2 * c for c in one.cost.table]
     # the default is the calibrated scale (docs/models/blockmaestro.md)
     calibrated = td.workloads.make("blockmaestro_app", app="3mm")
-    assert calibrated.params["cost_scale"] == td.workloads.blockmaestro_apps.COST_SCALE
+    assert calibrated.params["cost_scale"] == td.models.blockmaestro.apps.COST_SCALE
     assert two.name == "3MM" and two.params["app"] == "3mm"
     assert {"blockmaestro_app", "vector_add_pair"} <= set(td.workloads.generator_names())
 

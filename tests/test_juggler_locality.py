@@ -8,7 +8,7 @@ import pytest
 
 import tbdse as td
 from tbdse.errors import ConfigError
-from tbdse.workloads.juggler_apps import juggler_app, juggler_tasks
+from tbdse.models.juggler.apps import juggler_app, juggler_tasks
 
 
 def _builder() -> td.workloads.TaskBuilder:

@@ -255,7 +255,7 @@ def test_rodinia_presets_have_table2_block_counts() -> None:
     }
     for name, n in counts.items():
         assert td.workloads.rodinia(name, threads=64).sizes()["blocks"] == n
-    for spec in td.workloads.cfg.RODINIA.values():
+    for spec in td.models.vgiw.RODINIA.values():
         assert spec["source"]  # each preset says where its numbers come from
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tbdse as td
-from tbdse.workloads.wireframe_benchmarks import BENCHMARKS, SIZES
+from tbdse.models.wireframe.benchmarks import BENCHMARKS, SIZES
 
 W = td.workloads
 

@@ -19,7 +19,7 @@ folders, CLI) and ``plot/``.  The short names users call stay here:
 ``td.schema`` and ``td.examples`` name those modules in their folders.
 """
 
-from tbdse import _core, schemes, workloads
+from tbdse import _core, models, schemes, workloads
 from tbdse._util.excerpts import show_input
 from tbdse.dse import space
 from tbdse.dse.pareto import pareto  # the function; the module is tbdse.dse.pareto
@@ -53,6 +53,7 @@ __all__ = [
     "cost",
     "gpus",
     "memory",
+    "models",
     "pareto",
     "policies",
     "schemes",

@@ -3,46 +3,40 @@
 Generators (registered by name for YAML files and sweeps): ``wavefront``,
 ``barrier``, ``global_barrier``, ``pairwise_barrier``, ``layered_random``,
 ``chain``, ``independent``, ``stg``, ``edge_list``, ``dot``, ``wfcommons`` and
-``matrix_market`` (files: :mod:`tbdse.workloads.formats`), and
-``wireframe_benchmark`` (the six benchmarks of Wireframe §5.2).  Converters:
-:func:`from_edges`, :func:`from_networkx`; :class:`DepLinks` declares
-dependencies per thread block as Wireframe's DepLinks API does.
-``blockmaestro_app`` (BlockMaestro's Table II applications) and
-``vector_add_pair`` (its Fig. 12 microbenchmark) are command-queue presets.
-:class:`TaskBuilder` declares a task graph as OpenMP tasks with depend
-clauses (``tasks_file`` reads one from YAML); ``juggler_app`` builds Juggler's
-seven kernels (Table 1) with it.
-Worklist workloads for the hardware-worklist machine: ``bfs``, ``sssp`` and
-``lonestar`` (generators) and :func:`graph_operator`, over graphs from
-:mod:`tbdse.workloads.graphs`.  Control-flow kernels for the simt, sgmf and
-vgiw machines: ``rodinia`` (VGIW Table 2), ``divergent_cfg``, ``cfg_file``,
-``vgiw_example`` (generators) and :func:`cfg_kernel` over :class:`BasicBlock`.
+``matrix_market`` (files: :mod:`tbdse.io`, one module per format).  Converters:
+:func:`from_edges`, :func:`from_networkx`.  :class:`TaskBuilder` declares a
+task graph as OpenMP tasks with depend clauses (``tasks_file`` reads one from
+YAML); :class:`Application` a multi-kernel command queue.  Worklist workloads
+for the hardware-worklist machine: ``bfs``, ``sssp`` (generators) and
+:func:`graph_operator`, over graphs from :mod:`tbdse.workloads.graphs`.
+Control-flow kernels for the simt, sgmf and vgiw machines: ``divergent_cfg``,
+``cfg_file`` (generators) and :func:`cfg_kernel` over :class:`BasicBlock`.
+
+The papers' own workloads live beside their models in :mod:`tbdse.models`
+and are offered here too, under the names users call
+(``td.workloads.wireframe_benchmark``, ``blockmaestro_app``,
+``vector_add_pair``, ``juggler_app``, ``lonestar``, ``rodinia``,
+``vgiw_example``, ``DepLinks``, ...): each paper's module registers them
+(:func:`tbdse.workloads.registry.export`), so this package imports no paper.
 """
+
+from typing import Any
 
 import pandas as pd
 
+from tbdse.io.dot import read_dot
+from tbdse.io.edge_list import from_edges, read_edge_list
+from tbdse.io.matrix_market import read_matrix_market
+from tbdse.io.networkx import from_networkx
+from tbdse.io.stg import read_stg
+from tbdse.io.wfcommons import read_wfcommons
 from tbdse.workloads import graphs
 from tbdse.workloads.access import Access, Affine, Buffer, bx, by, bz
 from tbdse.workloads.application import Application, dependency_report
 from tbdse.workloads.application_file import application_file, application_from_spec
 from tbdse.workloads.base import GENERATORS, Kernel, Workload, generator_names
-from tbdse.workloads.blockmaestro_apps import (
-    blockmaestro_app,
-    blockmaestro_app_names,
-    vector_add_pair,
-)
-from tbdse.workloads.cfg import (
-    BasicBlock,
-    cfg_file,
-    cfg_kernel,
-    divergent_cfg,
-    rodinia,
-    rodinia_names,
-    vgiw_example,
-)
-from tbdse.workloads.deplinks import DepLinks
+from tbdse.workloads.cfg import BasicBlock, cfg_file, cfg_kernel, divergent_cfg
 from tbdse.workloads.footprints import DataFootprints
-from tbdse.workloads.formats import read_dot, read_matrix_market, read_wfcommons
 from tbdse.workloads.generators import (
     barrier,
     chain,
@@ -52,12 +46,10 @@ from tbdse.workloads.generators import (
     pairwise_barrier,
     wavefront,
 )
-from tbdse.workloads.io import from_edges, from_networkx, read_edge_list, read_stg
-from tbdse.workloads.juggler_apps import juggler_app, juggler_app_names, juggler_tasks
 from tbdse.workloads.memdesc import KernelMemory, footprint_memory, with_memory
+from tbdse.workloads.registry import EXPORTS
 from tbdse.workloads.task_file import tasks_file, tasks_from_spec
 from tbdse.workloads.tasks import Section, TaskArray, TaskBuilder, task_report
-from tbdse.workloads.wireframe_benchmarks import wireframe_benchmark
 from tbdse.workloads.worklists import bfs, graph_operator, lonestar, lonestar_names, sssp
 
 __all__ = [
@@ -68,7 +60,6 @@ __all__ = [
     "BasicBlock",
     "Buffer",
     "DataFootprints",
-    "DepLinks",
     "Kernel",
     "KernelMemory",
     "Section",
@@ -79,8 +70,6 @@ __all__ = [
     "application_from_spec",
     "barrier",
     "bfs",
-    "blockmaestro_app",
-    "blockmaestro_app_names",
     "bx",
     "by",
     "bz",
@@ -97,9 +86,6 @@ __all__ = [
     "graph_operator",
     "graphs",
     "independent",
-    "juggler_app",
-    "juggler_app_names",
-    "juggler_tasks",
     "layered_random",
     "list_generators",
     "lonestar",
@@ -111,16 +97,11 @@ __all__ = [
     "read_matrix_market",
     "read_stg",
     "read_wfcommons",
-    "rodinia",
-    "rodinia_names",
     "sssp",
     "task_report",
     "tasks_file",
     "tasks_from_spec",
-    "vector_add_pair",
-    "vgiw_example",
     "wavefront",
-    "wireframe_benchmark",
     "with_memory",
 ]
 
@@ -153,3 +134,14 @@ def list_generators() -> pd.DataFrame:
         for p in gen.describe() or [{}]:
             rows.append({"generator": name, "doc": gen.doc, **p})
     return pd.DataFrame(rows)
+
+
+def __getattr__(name: str) -> Any:
+    # A paper's workloads (registered by tbdse.models; see the module docs).
+    if name in EXPORTS:
+        return EXPORTS[name]
+    raise AttributeError(f"module 'tbdse.workloads' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *EXPORTS})

@@ -4,18 +4,11 @@ of basic blocks over a number of threads.
 
 * :class:`BasicBlock` and :func:`cfg_kernel` describe a kernel in Python;
   :func:`cfg_file` reads the same description from YAML.
-* :func:`rodinia` builds the Rodinia kernels of the paper's Table 2 with its
-  basic-block counts; op mixes, thread counts and divergence are not in the
-  paper, so each preset is tbdse's derivation from the kernel's source
-  structure (``RODINIA[...]["source"]`` says what).
 * :func:`divergent_cfg` is a synthetic kernel of any size and divergence
-  (benchmarks, the design-space sweep); :func:`vgiw_example` is the
-  eight-thread example of Figs. 1-2.
-
->>> import tbdse as td
->>> wl = td.workloads.vgiw_example()
->>> wl.kind, wl.sizes()
-('cfg', {'blocks': 6, 'threads': 8})
+  (benchmarks, the design-space sweep); :func:`structured` builds the
+  if-regions and loops both it and the paper's presets use.
+* The paper's kernels (Rodinia, Table 2; the example of Figs. 1-2) are in
+  tbdse.models.vgiw.
 """
 
 from __future__ import annotations
@@ -31,19 +24,9 @@ from tbdse._util.excerpts import excerpt, from_file, shown
 from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.io import yamlio
-from tbdse.workloads._rodinia_cfg_defs import RODINIA
 from tbdse.workloads.base import Workload, generator
 
-__all__ = [
-    "RODINIA",
-    "BasicBlock",
-    "cfg_file",
-    "cfg_kernel",
-    "divergent_cfg",
-    "rodinia",
-    "rodinia_names",
-    "vgiw_example",
-]
+__all__ = ["BasicBlock", "cfg_file", "cfg_kernel", "divergent_cfg", "structured"]
 
 
 @dataclass
@@ -180,30 +163,10 @@ def cfg_file(path: str, threads: int = 0, *, name: str | None = None) -> Workloa
     return made
 
 
-@generator("vgiw_example", naming=lambda p: "Fig. 1 example")
-def vgiw_example(*, name: str | None = None) -> Workload:
-    """The eight-thread kernel of VGIW Figs. 1-2: BB1..BB6 are blocks 0..5;
-    threads 1, 3, 8 take BB2, threads 2, 7 BB3 and BB4, threads 4-6 BB3 and BB5."""
-    blocks = [
-        BasicBlock(succ=[1, 2], branch="paths", name="BB1"),
-        BasicBlock(succ=[5], name="BB2"),
-        BasicBlock(succ=[3, 4], branch="paths", name="BB3"),
-        BasicBlock(succ=[5], name="BB4"),
-        BasicBlock(succ=[5], name="BB5"),
-        BasicBlock(name="BB6"),
-    ]
-    p2, p34, p35 = [0, 1, 5], [0, 2, 3, 5], [0, 2, 4, 5]
-    made = cfg_kernel(
-        blocks, 8, paths=[p2, p34, p2, p35, p35, p35, p34, p2], name=name or "Fig. 1 example"
-    )
-    made.generator, made.params = "vgiw_example", {}
-    return made
-
-
 MAX_LIVE_VALUES = 4096  # values a block hands to the next; each is a named def/use
 
 
-def _structured(
+def structured(
     blocks: int,
     *,
     alu: int,
@@ -264,45 +227,6 @@ def _structured(
     return out
 
 
-def rodinia_names() -> list[str]:
-    return list(RODINIA)
-
-
-@generator("rodinia", naming=lambda p: str(p.get("benchmark", "?")))
-def rodinia(
-    benchmark: str, threads: int = 0, divergence: float = -1.0, *, name: str | None = None
-) -> Workload:
-    """A Rodinia kernel of VGIW Table 2 (block count from the paper, the rest
-    tbdse's); ``threads`` > 0 and ``divergence`` >= 0 (the if-regions' branch
-    chance) override the preset's."""
-    if benchmark not in RODINIA:
-        raise unknown_name("Rodinia kernel", benchmark, RODINIA)
-    spec = RODINIA[benchmark]
-    p = spec["p"] if divergence < 0 else float(divergence)
-    if not 0.0 <= p <= 1.0:
-        raise ConfigError(
-            f"rodinia: 'divergence' must be in [0, 1] (or -1 for the preset's); got {p}"
-        )
-    n = threads or spec["threads"]
-    blocks = _structured(
-        spec["blocks"],
-        alu=spec["alu"],
-        special=spec["special"],
-        ldst=spec["ldst"],
-        mem=spec["mem"],
-        p=p,
-        loop=spec["loop"],
-        lv=spec["lv"],
-        pattern=spec["pattern"],
-    )
-    made = cfg_kernel(blocks, n, name=name or benchmark, block_threads=spec["block_threads"])
-    made.generator, made.params = (
-        "rodinia",
-        {"benchmark": benchmark, "threads": threads, "divergence": divergence},
-    )
-    return made
-
-
 @generator(
     "divergent_cfg", naming=lambda p: f"cfg {p.get('blocks')} blocks, div {p.get('divergence')}"
 )
@@ -328,7 +252,7 @@ def divergent_cfg(
     if not 0.0 <= divergence <= 1.0:
         raise ConfigError(f"divergent_cfg: 'divergence' must be in [0, 1]; got {divergence}")
     # Per-block means: negative counts would be recorded as parameters of a kernel
-    # that does not have them (_structured clamps ops at 0 or 1).
+    # that does not have them (structured clamps ops at 0 or 1).
     for key, value, hi in (
         ("alu", alu, 2**31 - 1),
         ("special", special, 2**31 - 1),
@@ -342,7 +266,7 @@ def divergent_cfg(
         raise ConfigError(
             f"divergent_cfg: 'pattern' must be coalesced, strided or scattered; got {pattern!r}"
         )
-    made_blocks = _structured(
+    made_blocks = structured(
         nb,
         alu=alu,
         special=special,

@@ -226,7 +226,7 @@ def read_matrix_market(
     """
     if weight_scale is None:
         return _read_file(_core.read_matrix_market_digraph, path, "read_matrix_market")
-    from tbdse.workloads.formats import matrix_market_arcs
+    from tbdse.io.matrix_market import matrix_market_arcs
 
     scale = real(weight_scale, "read_matrix_market: 'weight_scale'")
     if not 0 < scale <= 1e12:

@@ -18,7 +18,7 @@ from tbdse.errors import ConfigError
 if TYPE_CHECKING:
     from tbdse.workloads.base import Workload
 
-__all__ = ["GENERATORS", "Generator", "generator", "generator_names"]
+__all__ = ["EXPORTS", "GENERATORS", "Generator", "export", "generator", "generator_names"]
 
 
 @dataclass(frozen=True)
@@ -109,3 +109,16 @@ def generator(
 
 def generator_names() -> list[str]:
     return sorted(GENERATORS)
+
+
+# What a paper's module adds to td.workloads (its presets and benchmark
+# generators: td.workloads.juggler_app, ...).  tbdse.models fills it when
+# tbdse is imported, so that td.workloads offers them while no generic module
+# imports a paper (tests/test_layout.py).
+EXPORTS: dict[str, Any] = {}
+
+
+def export(*objects: Any) -> None:
+    """Offers ``objects`` (functions, classes) as td.workloads.<their name>."""
+    for obj in objects:
+        EXPORTS[obj.__name__] = obj

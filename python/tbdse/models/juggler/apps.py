@@ -77,7 +77,7 @@ assumptions, in one place (docs/models/juggler.md has the reasoning):
   reads it back): the depend sections are the bytes read and written
   (whole 16 KiB tiles, coalesced), except that the wavefront kinds read
   only the edges of the neighbour tiles they declare, as their recurrences
-  do (``_juggler_edges.py``); sharing is by address, ``reuse`` 1 (tbdse's
+  do (``_edges.py``); sharing is by address, ``reuse`` 1 (tbdse's
   assumption: no kernel code in the paper but LU-D's loop nest).  Not in
   the footprints: Observation 3's extra accesses (in ``mem_requests`` only;
   docs/models/juggler.md).
@@ -93,7 +93,7 @@ from tbdse._util.checks import real, text, whole
 from tbdse._util.excerpts import excerpt
 from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
-from tbdse.workloads._juggler_edges import edge_footprints
+from tbdse.models.juggler._edges import edge_footprints
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.cost import CostModel
 from tbdse.workloads.tasks import TaskBuilder
@@ -349,7 +349,7 @@ def juggler_tasks(
 
 
 # The wavefront kernels, tiles per row: their footprints read their neighbours'
-# edges, not the whole tiles their depend clauses name (_juggler_edges.py).
+# edges, not the whole tiles their depend clauses name (_edges.py).
 EDGE_SIDES = {"dt-warp": 72, "sm-w": 72, "int-hist": 90, "heat-sim": 90, "sa-table": 90}
 
 # The one calibrated constant (Fig. 4, docs/models/juggler.md "Calibration"):

@@ -1,5 +1,5 @@
 """The command queues of BlockMaestro's twelve Table II applications; the sizing
-assumptions are documented in :mod:`tbdse.workloads.blockmaestro_apps`.
+assumptions are documented in :mod:`tbdse.models.blockmaestro.apps`.
 
 Each builder issues one application's API calls on an :class:`Application`;
 ``s`` scales every TB cost (cycles).  Matrices are row-major 2-D (or 3-D)

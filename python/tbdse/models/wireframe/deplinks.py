@@ -22,9 +22,9 @@ import numpy as np
 from tbdse._util.checks import whole
 from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
+from tbdse.io.edge_list import from_edges
 from tbdse.workloads.base import Kernel, Workload, make_kernels
 from tbdse.workloads.cost import CostModel
-from tbdse.workloads.io import from_edges
 
 __all__ = ["DepLinks"]
 

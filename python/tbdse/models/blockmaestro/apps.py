@@ -169,7 +169,7 @@ from tbdse._util.checks import real, text, whole
 from tbdse._util.excerpts import excerpt
 from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
-from tbdse.workloads import _blockmaestro_app_defs as defs
+from tbdse.models.blockmaestro import _app_defs as defs
 from tbdse.workloads.access import bx, by
 from tbdse.workloads.application import Application
 from tbdse.workloads.base import Kernel, Workload, generator

@@ -63,10 +63,10 @@ import numpy as np
 
 from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
+from tbdse.models.wireframe.deplinks import DepLinks
 from tbdse.workloads import cost as cost_mod
 from tbdse.workloads.base import Kernel, Workload, generator
 from tbdse.workloads.cost import CostModel
-from tbdse.workloads.deplinks import DepLinks
 from tbdse.workloads.footprints import DataFootprints
 from tbdse.workloads.memdesc import KernelMemory
 
