@@ -59,7 +59,11 @@ class Panels:
     figure: Figure
     axes: list[Axes]
     parts: list[pd.DataFrame]
-    faceted: bool
+    grid: sns.FacetGrid | None = None  # the facets' grid; None for one panel
+
+    @property
+    def faceted(self) -> bool:
+        return self.grid is not None
 
 
 def panels(
@@ -89,7 +93,7 @@ def panels(
         assert figure is not None
         if figsize is not None:
             figure.set_size_inches(*figsize)
-        return Panels(figure, [ax], [df], False)
+        return Panels(figure, [ax], [df])
     if ax is not None:
         raise ConfigError(
             "ax= draws one panel; row=/col=/facet= draw a figure of their own (a seaborn "
@@ -108,7 +112,7 @@ def panels(
     said = [t for c, t in ((rc, "{row_var} = {row_name}"), (cc, "{col_var} = {col_name}")) if c]
     grid.set_titles(", ".join(said), size="medium")
     cells = [(grid.facet_axis(i, j), part) for (i, j, _), part in grid.facet_data()]
-    return Panels(grid.figure, [a for a, _ in cells], [p for _, p in cells], True)
+    return Panels(grid.figure, [a for a, _ in cells], [p for _, p in cells], grid)
 
 
 def finish(
@@ -129,12 +133,12 @@ def finish(
     inches = float(p.figure.get_size_inches()[0])
     kw: dict[str, Any] = {"fontsize": "small", "title": legend_title}
     if p.faceted:
-        p.figure.suptitle(_wrap(text, inches))
+        p.figure.suptitle(wrap(text, inches))
         if handles:
             p.figure.legend(list(handles.values()), list(handles), loc="outside right center", **kw)
         return
     ax = p.axes[0]
-    ax.set_title(_wrap(text, inches * ax.get_position().width * 1.15),
+    ax.set_title(wrap(text, inches * ax.get_position().width * 1.15),
                  pad=plt.rcParams["axes.titlepad"] + 8)  # fmt: skip
     if handles and (legend_out or len(handles) > LEGEND_INSIDE):
         kw.update(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
@@ -142,7 +146,7 @@ def finish(
         ax.legend(list(handles.values()), list(handles), **kw)
 
 
-def _wrap(text: str, inches: float) -> str:
+def wrap(text: str, inches: float) -> str:
     """A title wrapped to the width it spans, so neighbours never overlap."""
     width = max(24, int(inches * 11))
     return "\n".join(textwrap.fill(line, width) for line in text.split("\n"))
@@ -157,12 +161,11 @@ def _empty(artist: Any) -> bool:
 
 
 def label_axes(p: Panels, xtext: str, ytext: str) -> None:
-    """Axis titles on the outer panels of a grid (the one panel's else)."""
-    for ax in p.axes:
-        spec = ax.get_subplotspec()
-        outer = not p.faceted or spec is None
-        ax.set_xlabel(xtext if outer or spec.is_last_row() else "")  # type: ignore[union-attr]
-        ax.set_ylabel(ytext if outer or spec.is_first_col() else "")  # type: ignore[union-attr]
+    """Axis titles: on a grid's outer panels, or the one panel's."""
+    if p.grid is not None:
+        p.grid.set_axis_labels(xtext, ytext)
+    else:
+        p.axes[0].set(xlabel=xtext, ylabel=ytext)
 
 
 def nice_log_ticks(low: float, high: float) -> list[float]:

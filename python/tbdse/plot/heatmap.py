@@ -102,7 +102,7 @@ def heatmap(
                       axis_label(yc) if ylabel is None else ylabel)  # fmt: skip
         if p.faceted:
             bar = p.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=p.axes)
-            bar.set_label(f"{label} (shared scale)")
+            bar.set_label(fg.wrap(f"{label} (shared scale)", p.figure.get_size_inches()[1]))
         text = title or f"{value_label(df, vc)} by {short_name(xc)} and {short_name(yc)}"
         fg.finish(p, text, subtitle(df, where, vc))
     return p.axes if p.faceted else p.axes[0]

@@ -120,26 +120,19 @@ def line(
     ylabel: str | None = None, figsize: Sequence[float] | None = None, style: str | None = None,
     where: dict[str, Any] | None = None, palette: Palette = None,
 ) -> Axes | list[Axes]:  # fmt: skip
-    """``y`` against ``x``, one line per configuration, the mean over
-    replicates (seaborn ``lineplot``), their spread shaded (``spread``:
-    'minmax', 'std' or 'none').
-
-    ``hue='auto'`` draws a line per scheme label and per value of every other
-    parameter that varies at a given x; an explicit ``hue`` (a column or a
-    list) must cover every such parameter.  Lines differ by marker and dash
-    as well as colour; a colour means one configuration in every panel, and
-    ``palette`` (a seaborn palette name, or legend text -> colour) keeps it
-    across figures.  ``row`` and ``col`` (``facet`` is ``col``) draw a panel
-    per value (a seaborn FacetGrid: a figure of its own, so not with
-    ``ax``), on shared axes unless ``sharex``/``sharey`` is False.  The
-    figure has one title, one legend and a subtitle naming ``where`` (rows
-    kept: column -> value or list) and the baseline.  Failed runs are marked
-    in red; a speed-up axis names the baseline and draws it at 1; log axes
-    are labelled at any range.  ``xlabel``/``ylabel`` replace the axis
-    titles, ``figsize`` ([width, height] in inches) sizes the figure and
-    ``style`` (one of ``plt.style.available``) draws it in that style (an
-    ``ax`` passed in is made again in its place: use the Axes returned).
-    Returns the Axes, or the list of panels when faceted.
+    """``y`` against ``x``: one line per configuration (seaborn ``lineplot``),
+    the mean over replicates with their spread shaded (``spread``: 'minmax',
+    'std' or 'none').  ``hue='auto'`` splits lines by scheme label and every
+    other parameter that varies at a given x; an explicit ``hue`` (a column
+    or a list) must cover them all.  ``row`` / ``col`` (``facet`` is ``col``)
+    draw a panel per value on a FacetGrid of its own (so not with ``ax``),
+    axes shared unless ``sharex`` / ``sharey`` is False.  ``where`` (column
+    -> value or list) selects rows and is named under the title;
+    ``palette`` (a seaborn palette, or legend text -> colour) fixes colours
+    across figures; ``xlabel``, ``ylabel``, ``figsize`` and ``style`` (one
+    of ``plt.style.available``; a passed ``ax`` is remade in its place) as
+    named.  See docs/experiments.md, "Figures".  Returns the Axes, or the
+    list of panels when faceted.
     """
     if spread not in SPREADS:
         raise ConfigError(f"spread must be 'minmax', 'std' or 'none'; got {excerpt(spread)}")
@@ -217,17 +210,10 @@ def bar(
 ) -> Axes | list[Axes]:  # fmt: skip
     """Grouped bars (seaborn ``barplot``): mean ``y`` per ``x`` category, one
     bar per configuration (``hue`` as for :func:`line`), whiskers from the
-    replicates' min to max.  Numeric categories are in value order, names
-    keep theirs.  Many or long names are rotated; more than 24 categories
-    turn the bars horizontal.  The legend sits outside the bars.
-
-    ``summary='gmean'`` adds a 'gmean' group after the categories, as papers
-    do: per configuration the geometric mean of its bars, whiskers from the
-    lowest to the highest of them (the values must be positive).  A speed-up
-    axis names the baseline and draws it as a dashed line at 1.  ``row``,
-    ``col``/``facet`` (not with ``ax``), ``sharex``/``sharey``, ``where``,
-    ``palette``, ``xlabel``, ``ylabel``, ``figsize`` and ``style`` as for
-    :func:`line`.
+    replicates' min to max; more than 24 categories turn the bars
+    horizontal.  ``summary='gmean'`` adds a 'gmean' group, per configuration
+    the geometric mean of its bars with whiskers from the lowest to the
+    highest (positive values only).  Other options as for :func:`line`.
     """
     if summary is not None and summary not in SUMMARIES:
         raise ConfigError(
