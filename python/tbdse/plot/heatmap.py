@@ -102,7 +102,8 @@ def heatmap(
                       axis_label(yc) if ylabel is None else ylabel)  # fmt: skip
         if p.faceted:
             bar = p.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=p.axes)
-            bar.set_label(fg.wrap(f"{label} (shared scale)", p.figure.get_size_inches()[1]))
+            text = fg.wrap(f"{label} (shared\xa0scale)", p.figure.get_size_inches()[1])
+            bar.set_label(text.replace("\xa0", " "))  # wrapped to its height, not in 'shared scale'
         text = title or f"{value_label(df, vc)} by {short_name(xc)} and {short_name(yc)}"
         fg.finish(p, text, subtitle(df, where, vc))
     return p.axes if p.faceted else p.axes[0]

@@ -24,6 +24,7 @@ DOMINATED_COLOUR = "#b0b0b0"
 
 
 def _directions(df: pd.DataFrame, xc: str, yc: str, directions: Any) -> tuple[str, str]:
+    """Which way is better for x and y, from a pair or a mapping; ConfigError else."""
     from tbdse.pareto import DIRECTIONS
 
     if isinstance(directions, dict):
@@ -33,21 +34,19 @@ def _directions(df: pd.DataFrame, xc: str, yc: str, directions: Any) -> tuple[st
                 f"directions must give 'min' or 'max' for exactly '{xc}' and '{yc}'; got "
                 f"{excerpt(directions)}"
             )
-        pair = (given[xc], given[yc])
-    elif isinstance(directions, (list, tuple)) and len(directions) == 2:
-        pair = (directions[0], directions[1])
-    else:
+        directions = (given[xc], given[yc])
+    if not isinstance(directions, (list, tuple)) or len(directions) != 2:
         raise ConfigError(
             "directions must be a pair such as ('max', 'min') or a mapping "
             f"{{x: 'max', y: 'min'}}; got {excerpt(directions)}"
         )
-    for name, d in zip((xc, yc), pair, strict=True):
+    for name, d in zip((xc, yc), directions, strict=True):
         if d not in DIRECTIONS:
+            hint = suggest(d, DIRECTIONS) if isinstance(d, str) else ""
             raise ConfigError(
-                f"direction of '{name}' must be 'min' or 'max'; got {excerpt(d)}"
-                f"{suggest(d, DIRECTIONS) if isinstance(d, str) else ''}"
+                f"direction of '{name}' must be 'min' or 'max'; got {excerpt(d)}{hint}"
             )
-    return (str(pair[0]), str(pair[1]))
+    return (str(directions[0]), str(directions[1]))
 
 
 def pareto(

@@ -29,7 +29,7 @@ from tbdse.plot._labels import (
     tick_text,
     value_label,
     value_order,
-)  # fmt: skip
+)
 from tbdse.plot._rows import Hue, failed, hue_columns, hue_labels, numeric, select
 from tbdse.results import column
 
