@@ -9,5 +9,5 @@ PY="${TBDSE_PY:-$ROOT/.venv/bin/python}"
 OUT="${1:-$ROOT/build/api}"
 "$PY" -m pdoc --docformat google -o "$OUT" \
   tbdse tbdse.simulation.results tbdse.errors tbdse.plot tbdse.experiment tbdse.simulation.store \
-  tbdse.simulation.executors tbdse.experiment.schema tbdse.experiment.examples tbdse.cli  # (the rest is found from tbdse)
+  tbdse.simulation.executors tbdse.experiment.schema tbdse.experiment.examples tbdse.experiment.cli  # (the rest is found from tbdse)
 echo "API reference: $OUT/index.html"

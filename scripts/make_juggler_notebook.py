@@ -159,11 +159,10 @@ within 15 % or not).""",
     (
         "code",
         """f7 = run_with("juggler_fig7", "grid.iterations=[2,10,18]")
-t7 = f7.pivot_table(index="workload.iterations", columns="label", values="makespan_us") / 1000
-t7.index = t7.index * 1800
-t7.plot(marker="o", xlabel="tasks", ylabel="time (ms)", title="Fig. 7: JACOBI",
-        color=[POLICIES.get(c, "k") for c in t7.columns])
-t7.round(3)""",
+f7 = f7.assign(time_ms=f7["makespan_us"] / 1000)
+td.plot.line(f7, "workload.tasks", "time_ms", palette=POLICIES, ylabel="time (ms)",
+             title="Fig. 7: JACOBI as the task count grows")
+f7.pivot_table(index="workload.tasks", columns="label", values="time_ms")[order].round(3)""",
     ),
     (
         "md",

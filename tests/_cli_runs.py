@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from tbdse import cli
+from tbdse.experiment import cli
 
 EXPERIMENT = textwrap.dedent(
     """\

@@ -17,7 +17,8 @@ import pytest
 import yaml
 
 import tbdse as td
-from tbdse import cli, experiment
+from tbdse import experiment
+from tbdse.experiment import cli
 
 SECONDS = 20  # per case; every case here takes well under one
 

@@ -12,13 +12,13 @@ import pytest
 
 import tbdse as td
 from tbdse.errors import ConfigError
+from tbdse.models.blockmaestro.apps import APPS
 from tbdse.workloads import (
     blockmaestro_app,
     blockmaestro_app_names,
     dependency_report,
     vector_add_pair,
 )
-from tbdse.models.blockmaestro.apps import APPS
 
 NAMES = blockmaestro_app_names()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tbdse as td
-from tbdse import cli
+from tbdse.experiment import cli
 
 pytest.importorskip("distributed")
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from conftest import default_sigint
 
-from tbdse.cli import main
+from tbdse.experiment.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tbdse import cli, experiment
+from tbdse import experiment
+from tbdse.experiment import cli
 from tbdse.experiment.overrides import apply_overrides
 
 EXPERIMENT = textwrap.dedent(

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import cli
+from tbdse.experiment import cli
 from tbdse.simulation import executors
 from tbdse.simulation.store import ResultsStore
 

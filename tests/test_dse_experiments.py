@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from tbdse import cli, experiment
+from tbdse import experiment
+from tbdse.experiment import cli
 
 HEAD = textwrap.dedent(
     """\

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import cli
+from tbdse.experiment import cli
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

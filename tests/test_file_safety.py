@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import cli
 from tbdse.errors import ConfigError
+from tbdse.experiment import cli
 from tbdse.simulation.store import ResultsStore
 
 EXPERIMENT = textwrap.dedent(

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tbdse as td
-from tbdse.cli import main
 from tbdse.errors import ConfigError
+from tbdse.experiment.cli import main
 from tbdse.io import inputs as _inputs
 
 W = td.workloads

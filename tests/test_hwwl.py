@@ -225,7 +225,7 @@ def test_workloads_pickle_and_travel() -> None:
 def test_experiment_file_with_worklist_workloads(tmp_path: Path) -> None:
     import shutil
 
-    from tbdse import cli
+    from tbdse.experiment import cli
 
     shutil.copy(ROME, tmp_path / "rome99.gr")
     path = tmp_path / "hw.yaml"

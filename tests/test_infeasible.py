@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import cli
+from tbdse.experiment import cli
 from tbdse.simulation import runner as runner_module
 
 WORKLOAD = td.workloads.wavefront(6, 6)

@@ -20,7 +20,8 @@ import pytest
 import yaml
 
 import tbdse as td
-from tbdse import cli, experiment
+from tbdse import experiment
+from tbdse.experiment import cli
 from tbdse.io import inputs as _inputs
 
 W = td.workloads

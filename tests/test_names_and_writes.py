@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tbdse as td
-from tbdse import cli
+from tbdse.experiment import cli
 from tbdse.io.files import atomic_write
 
 EXPERIMENT = textwrap.dedent(

@@ -45,3 +45,17 @@ def test_the_juggler_figures_keep_one_colour_per_policy() -> None:
     bars = code.split("td.plot.bar(")[1:]
     assert len(bars) >= 3 and ".plot.bar(ax=" not in code
     assert all("palette=POLICIES" in call.split("\n)")[0].split("title=")[0] for call in bars)
+
+
+def test_the_juggler_figures_are_all_td_plot() -> None:
+    """Issue 31 item 4: the Juggler figures drawn with td.plot (Fig. 7 was a
+    pandas line plot, t7.plot(...)); the tour shows td.plot.gantt."""
+    cells = {p.name: nbformat.read(p, as_version=4).cells for p in NOTEBOOKS}
+    code = "\n".join(c.source for c in cells["juggler.ipynb"] if c.cell_type == "code")
+    fig7 = next(c.source for c in cells["juggler.ipynb"] if "juggler_fig7" in c.source)
+    assert "td.plot.line(" in fig7 and "palette=POLICIES" in fig7
+    assert ".plot(" not in code.replace("td.plot.", ""), "a pandas/matplotlib plot call is left"
+    tour = [
+        c for c in cells["00_tour.ipynb"] if c.cell_type == "code" and "td.plot.gantt(" in c.source
+    ]
+    assert tour and any(o.get("data", {}).get("image/png") for o in tour[0].get("outputs", []))

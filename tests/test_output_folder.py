@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbdse as td
-from tbdse import cli, experiment
+from tbdse import experiment
+from tbdse.experiment import cli
 
 EXPERIMENT = textwrap.dedent(
     """\

@@ -16,8 +16,8 @@ import pytest
 from _cli_runs import experiment_file, run
 
 import tbdse as td
-from tbdse import cli
 from tbdse.errors import ConfigError
+from tbdse.experiment import cli
 from tbdse.simulation.store import ResultsStore
 
 

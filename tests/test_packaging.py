@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 import tbdse as td
-from tbdse.cli import main
+from tbdse.experiment.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+

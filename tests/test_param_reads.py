@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import tbdse as td
-from tbdse import cli
+from tbdse.experiment import cli
 
 
 def conditional() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:

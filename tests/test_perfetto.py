@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-import tbdse._perfetto as perfetto
+import tbdse.plot.perfetto as perfetto
 
 matplotlib.use("Agg")
 from matplotlib.collections import PolyCollection

@@ -108,10 +108,9 @@ def grid_frame() -> pd.DataFrame:
 
 def test_row_and_column_facets_one_title_one_legend_shared_or_free_y() -> None:
     frame = grid_frame()
-    _, ax = drawn()
-    panels = td.plot.line(
-        frame, x="sms", y="speedup", row="tb_slots", col="workload", ax=ax, title="T"
-    )
+    with pytest.raises(td.ConfigError, match="ax= draws one panel; row=/col=/facet= draw"):
+        td.plot.line(frame, x="sms", y="speedup", col="workload", ax=drawn()[1])
+    panels = td.plot.line(frame, x="sms", y="speedup", row="tb_slots", col="workload", title="T")
     assert isinstance(panels, list) and len(panels) == 4
     container = panels[0].get_figure(root=False)
     assert container is not None

@@ -19,8 +19,8 @@ from conftest import default_sigint
 
 import tbdse as td
 from tbdse import _core
-from tbdse.cli import main
 from tbdse.errors import ConfigError
+from tbdse.experiment.cli import main
 
 # One thread of block 1 loops with chance p at every visit: expected 1 / (1 - p)
 # visits.  20000 threads at p = 0.99999 are ~2e9 block executions (a minute).

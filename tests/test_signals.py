@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tbdse import cli
+from tbdse.experiment import cli
 
 DATA = Path(__file__).parent / "data"
 STOPS = [signal.SIGTERM, signal.SIGHUP]

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import cli
+from tbdse.experiment import cli
 
 TASKS = td.workloads.wavefront(6, 6)  # 36 tasks
 WORKLOADS = {

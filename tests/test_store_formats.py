@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 import tbdse as td
-from tbdse import cli
 from tbdse.errors import ConfigError
+from tbdse.experiment import cli
 from tbdse.io import files as _files
 from tbdse.io.files import FolderLock
 from tbdse.simulation.store import ResultsStore, key_frame

@@ -297,7 +297,7 @@ outputs: {tables: [csv]}
 def test_experiment_file_policies_need_the_opt_in(
     tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tbdse import cli
+    from tbdse.experiment import cli
 
     (tmp_path / "yaml_policies_t.py").write_text(POLICY_MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -1,7 +1,7 @@
-"""``python -m tbdse``: the tbdse command (tbdse.cli)."""
+"""``python -m tbdse``: the tbdse command (tbdse.experiment.cli)."""
 
 import sys
 
-from tbdse.cli import main
+from tbdse.experiment.cli import main
 
 sys.exit(main())

@@ -237,7 +237,7 @@ class Experiment:
             traced = plan.single(pick_run(trace, frame, plan.main_runs))
         written = self._write(frame, out)
         if trace is not False:
-            from tbdse._perfetto import perfetto_writer
+            from tbdse.plot.perfetto import perfetto_writer
 
             timeline = traced.core().run_single(0, True)  # the run again, with its timeline
             out.write(TRACE, perfetto_writer(Result(traced, timeline)))
@@ -360,18 +360,15 @@ class Experiment:
     def _write_plots(self, frame: pd.DataFrame, out: OutputFolder) -> list[str]:
         written: list[str] = []
         if self.plots:
-            # Figures outside pyplot: no GUI backend needed, and the caller's
-            # backend (a notebook's inline one) is left alone.
-            from matplotlib.figure import Figure
+            import matplotlib.pyplot as plt
 
             from tbdse import plot
 
             for spec in self.plots:
-                draw: Callable[..., Any] = getattr(plot, spec.kind)
-                figure = Figure(figsize=(6.4, 4.2))
-                draw(frame, ax=figure.subplots(), where=spec.where or None, **spec.options)
+                figure = plot.draw(spec.kind, frame, where=spec.where or None, **spec.options)
                 fmt = Path(spec.file).suffix[1:]
                 out.write(spec.file, _save_figure(figure, fmt))
+                plt.close(figure)  # a faceted grid's figure is pyplot's
                 written.append(spec.file)
         return written
 

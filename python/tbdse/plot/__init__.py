@@ -1,22 +1,15 @@
 """Figures from sweep results and recorded runs, drawn with seaborn.
 
-Every sweep figure takes the DataFrame :func:`tbdse.sweep` returns, resolves
-bare column names as sweeps do (``sms`` -> ``gpu.sms``), labels axes with
-each column's readable name and unit, and returns the matplotlib Axes (the
-list of panels when faceted by ``row``/``col``).  The modules, one per
-family:
-
-* :mod:`tbdse.plot.sweep`: :func:`line`, :func:`bar` (a metric against a parameter);
-* :mod:`tbdse.plot.heatmap`: :func:`heatmap` (a metric over two parameters);
-* :mod:`tbdse.plot.pareto`: :func:`pareto`, :func:`scatter` (runs as points);
-* :mod:`tbdse.plot.timelines`: :func:`gantt` (a run's TBs per SM slot);
-* :mod:`tbdse.plot.counters`: :func:`counters`, :func:`activity` (a run over time).
-
-Nothing is averaged but replicates.  ``hue='auto'`` splits lines and bars by
-the scheme label and by every other parameter that varies at a given x; an
-explicit ``hue`` or a heatmap cell that would mix runs of different
-parameters is refused with a message naming them.  Runs that failed
-(``on_error='record'``) are marked with a red mark and the count.
+Sweep figures take the DataFrame :func:`tbdse.sweep` returns, resolve bare
+column names as sweeps do (``sms`` -> ``gpu.sms``), name axes with each
+column's documented name and unit, and return the matplotlib Axes, or the
+list of panels when faceted by ``row``/``col`` (a seaborn FacetGrid, which
+makes its own figure: ``ax=`` is for one panel only).  One module per
+family: :mod:`~tbdse.plot.sweep` (:func:`line`, :func:`bar`),
+:mod:`~tbdse.plot.heatmap`, :mod:`~tbdse.plot.pareto` (:func:`pareto`,
+:func:`scatter`) and :mod:`~tbdse.plot.runs` (:func:`gantt`,
+:func:`counters`, :func:`activity`: one recorded run).  Nothing is averaged
+but replicates (see ``docs/experiments.md``, "Figures").
 """
 
 from __future__ import annotations
@@ -25,51 +18,30 @@ from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot._figure import LEGEND_INSIDE, nice_log_ticks
 from tbdse.plot._labels import axis_label, baseline_name, tick_text, value_order
 from tbdse.plot._rows import hue_columns, numeric, parameter_columns, select
-from tbdse.plot.counters import activity, counters
 from tbdse.plot.heatmap import heatmap
-from tbdse.plot.pareto import DOMINATED_COLOUR, pareto, scatter
+from tbdse.plot.pareto import DOMINATED_COLOUR, _directions, pareto, scatter
+from tbdse.plot.runs import GANTT_MAX_BARS, activity, counters, gantt
 from tbdse.plot.sweep import FAILED_COLOUR, SUMMARIES, bar, line
-from tbdse.plot.timelines import GANTT_MAX_BARS, gantt
 from tbdse.simulation.results import column
 
 __all__ = [
-    "DOMINATED_COLOUR",
-    "FAILED_COLOUR",
-    "GANTT_MAX_BARS",
-    "KINDS",
-    "LEGEND_INSIDE",
-    "SUMMARIES",
-    "activity",
-    "axis_label",
-    "bar",
-    "baseline_name",
-    "check",
-    "counters",
-    "gantt",
-    "heatmap",
-    "line",
-    "nice_log_ticks",
-    "parameter_columns",
-    "pareto",
-    "scatter",
-    "tick_text",
+    "DOMINATED_COLOUR", "FAILED_COLOUR", "GANTT_MAX_BARS", "KINDS", "LEGEND_INSIDE", "SUMMARIES",
+    "activity", "axis_label", "bar", "baseline_name", "check", "counters", "draw", "gantt",
+    "heatmap", "line", "nice_log_ticks", "parameter_columns", "pareto", "scatter", "tick_text",
     "value_order",
-]
+]  # fmt: skip
 
 # The kinds an experiment file's ``outputs.plots`` can draw.
 KINDS: dict[str, Callable[..., Any]] = {
-    "line": line,
-    "heatmap": heatmap,
-    "bar": bar,
-    "scatter": scatter,
-    "pareto": pareto,
-}
+    "line": line, "heatmap": heatmap, "bar": bar, "scatter": scatter, "pareto": pareto,
+}  # fmt: skip
 
 
 def check(kind: str, df: pd.DataFrame, **options: Any) -> None:
@@ -81,18 +53,25 @@ def check(kind: str, df: pd.DataFrame, **options: Any) -> None:
     xc, yc = column(df, str(options.get("x"))), column(df, str(options.get("y")))
     facets = [column(df, options[k]) for k in ("row", "col", "facet") if options.get(k)]
     if kind == "pareto":
-        from tbdse.plot.pareto import _directions
-
         _directions(df, xc, yc, options.get("directions", ("min", "min")))
-        return
-    if kind == "scatter":
+    elif kind == "scatter":
         numeric(df, xc)
         numeric(df, yc)
-        return
-    value = options.get("value") if kind == "heatmap" else options.get("y")
-    if value is not None:
-        numeric(df, column(df, str(value)))
-    if kind == "heatmap":
-        hue_columns(df, None, [xc, yc, *facets])
     else:
-        hue_columns(df, options.get("hue", "auto"), [xc, *facets])
+        value = options.get("value") if kind == "heatmap" else options.get("y")
+        if value is not None:
+            numeric(df, column(df, str(value)))
+        fixed = [xc, yc, *facets] if kind == "heatmap" else [xc, *facets]
+        hue_columns(df, None if kind == "heatmap" else options.get("hue", "auto"), fixed)
+
+
+def draw(kind: str, df: pd.DataFrame, **options: Any) -> Figure:
+    """The figure an experiment file's plot entry draws: one panel on a
+    figure outside pyplot (no GUI backend, a notebook's left alone), or a
+    faceted grid's own figure (close it with ``plt.close`` once saved)."""
+    if any(options.get(k) for k in ("row", "col", "facet")):
+        drawn = KINDS[kind](df, **options)
+        return drawn[0].get_figure(root=True)
+    figure = Figure(figsize=(6.4, 4.2))
+    KINDS[kind](df, ax=figure.subplots(), **options)
+    return figure

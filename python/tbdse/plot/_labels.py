@@ -12,9 +12,6 @@ import pandas as pd
 
 from tbdse.simulation.results import SIZE_UNITS, units
 
-_PREFIXES = ("gpu.", "workload.", "cost.")
-# Units that add nothing after a name (a fraction is read from its name).
-_SILENT_UNITS = ("fraction", "")
 # Units written as a name's suffix that read better in parentheses
 # ('makespan_us' -> 'makespan (us)'); other suffixes are nouns ('spilled_updates').
 _MEASURES = ("us", "ms", "ns", "s", "cycles", "bytes", "MHz", "percent", "x")
@@ -22,33 +19,26 @@ _MEASURES = ("us", "ms", "ns", "s", "cycles", "bytes", "MHz", "percent", "x")
 
 def tick_text(value: Any) -> str:
     """A parameter value as a tick or legend label: 64 (not 64.0), 'unbounded' for inf."""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
     if isinstance(value, (float, np.floating)):
         number = float(value)
         if math.isinf(number):
             return "unbounded" if number > 0 else "-inf"
-        if number.is_integer() and abs(number) < 1e15:
-            return str(int(number))
-        return f"{number:g}"
+        return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:g}"
     return str(value)
 
 
 def compact(value: float) -> str:
-    """A short tick label for a number on a wide range: up to five digits as
-    they are (1024), then 131072 -> 128Ki, 1048576 -> 1Mi (sizes are powers
-    of two), 250000 -> 250k; 0.002 -> 0.002."""
+    """A short label on a wide range: 1024 as it is, 131072 -> 128Ki,
+    1048576 -> 1Mi (sizes are powers of two), 250000 -> 250k, 0.002."""
     if not math.isfinite(value) or abs(value) < 100_000:
         return tick_text(value) if float(value).is_integer() else f"{value:.3g}"
-    size = abs(value)
     for power, name in ((3, "Gi"), (2, "Mi"), (1, "Ki")):
-        step = 1024.0**power
-        if size >= step and (value / step).is_integer():
-            return f"{value / step:g}{name}"
-    for power, name in ((9, "G"), (6, "M"), (3, "k")):
-        if size >= 10.0**power:
-            return f"{value / 10.0**power:.3g}{name}"
-    return tick_text(value)
+        if abs(value) >= 1024.0**power and (value / 1024.0**power).is_integer():
+            return f"{value / 1024.0**power:g}{name}"
+    power, name = next(p for p in ((9, "G"), (6, "M"), (3, "k")) if abs(value) >= 10.0 ** p[0])
+    return f"{value / 10.0**power:.3g}{name}"
 
 
 def value_order(value: Any) -> tuple[int, float, str]:
@@ -65,53 +55,34 @@ def value_order(value: Any) -> tuple[int, float, str]:
 
 
 def in_order(values: Any) -> list[Any]:
-    """Categories as drawn: by value (numbers ascending, then 'unbounded', then
-    names such as 'auto') when any is a number; names alone keep their order
-    of appearance (a paper's benchmark order)."""
+    """Categories as drawn: in value order when any is a number; names alone
+    keep their order of appearance (a paper's benchmark order)."""
     values = list(dict.fromkeys(values))
-    if any(value_order(v)[0] < 2 for v in values):
-        return sorted(values, key=value_order)
-    return values
+    numbers = any(value_order(v)[0] < 2 for v in values)
+    return sorted(values, key=value_order) if numbers else values
 
 
 @cache
 def _short_docs() -> dict[str, str]:
-    """Columns whose documentation is a short name ('streaming multiprocessors')."""
+    """GPU fields whose documentation is a short name ('streaming multiprocessors')."""
     from tbdse.machine.gpus import field_info
 
-    out = {}
-    for f in field_info():
-        doc = str(f.get("doc", ""))
-        if doc and len(doc.split()) <= 3 and not any(c in doc for c in ",;:()'"):
-            out[f"gpu.{f['name']}"] = doc
-    return out
-
-
-def axis_label(name: str) -> str:
-    """A column as a reader would name it, with its unit: 'makespan_us' ->
-    'makespan (us)', 'gpu.sms' -> 'streaming multiprocessors (SMs)',
-    'storage_bytes' -> 'storage (bytes)', 'spilled_updates' -> 'spilled
-    updates'; unknown columns keep their name."""
-    words, unit = _words(name)
-    if not unit:
-        return words
-    return f"{words} ({unit})"
-
-
-def short_name(name: str) -> str:
-    """A column's readable name without its unit, for titles."""
-    return _words(name)[0]
+    return {
+        f"gpu.{f['name']}": doc
+        for f in field_info()
+        if (doc := str(f.get("doc", "")))
+        and len(doc.split()) <= 3
+        and not any(c in doc for c in ",;:()'")
+    }
 
 
 def _words(name: str) -> tuple[str, str]:
     """A column's readable name, and the unit to add after it ('' for none)."""
     unit = units().get(name, "")
-    if name in _short_docs():
-        words = _short_docs()[name]
-    else:
-        base = name.split(".", 1)[1] if name.startswith(_PREFIXES) else name
-        if name.startswith("cost."):
-            base = f"cost {base}"
+    words = _short_docs().get(name)
+    if words is None:
+        base = name.split(".", 1)[1] if name.startswith(("gpu.", "workload.", "cost.")) else name
+        base = ("cost " if name.startswith("cost.") else "") + base
         if base.endswith("_resolved"):
             base = base.removesuffix("_resolved") + " used"
         if unit and base.endswith(f"_{unit}"):
@@ -119,21 +90,32 @@ def _words(name: str) -> tuple[str, str]:
                 return base.replace("_", " "), ""
             base = base.removesuffix(f"_{unit}")
         words = base.replace("_", " ")
-    if unit in _SILENT_UNITS or unit == words or name in {f"workload.{k}" for k in SIZE_UNITS}:
-        return words, ""
-    return words, unit
+    silent = unit in ("fraction", "", words) or name in {f"workload.{k}" for k in SIZE_UNITS}
+    return words, "" if silent else unit
+
+
+def axis_label(name: str) -> str:
+    """A column as a reader would name it, with its unit: 'makespan_us' ->
+    'makespan (us)', 'gpu.sms' -> 'streaming multiprocessors (SMs)',
+    'spilled_updates' -> 'spilled updates'; unknown columns keep their name."""
+    words, unit = _words(name)
+    return f"{words} ({unit})" if unit else words
+
+
+def short_name(name: str) -> str:
+    """A column's readable name without its unit, for titles."""
+    return _words(name)[0]
 
 
 def baseline_name(df: pd.DataFrame) -> str | None:
     """The baseline a table's speed-ups are over: the names in its ``baseline``
-    column (the best of several baselines served each row), else those the
-    sweep was given (``df.attrs['baselines']``); 'best of a, b' for several;
-    None when the table does not say."""
+    column (the best of several served each row), else those the sweep was
+    given (``df.attrs['baselines']``); 'best of a, b' for several; None
+    when the table does not say."""
     names: list[str] = []
     if "baseline" in df.columns:
         names = [tick_text(v) for v in dict.fromkeys(df["baseline"].dropna())]
-    if not names:
-        names = [str(b) for b in df.attrs.get("baselines", [])]
+    names = names or [str(b) for b in df.attrs.get("baselines", [])]
     if not names:
         return None
     return names[0] if len(names) == 1 else "best of " + ", ".join(names)
@@ -148,12 +130,11 @@ def value_label(df: pd.DataFrame, name: str) -> str:
 
 def subtitle(df: pd.DataFrame, where: dict[str, Any] | None, *shown: str) -> str:
     """The rows a figure shows ('where scheme = wireframe') and, when it
-    shows a speed-up (``shown``: its value columns), the baseline, as one
-    line under the title; '' when neither."""
-    parts = []
-    for name, wanted in (where or {}).items():
-        values = wanted if isinstance(wanted, list) else [wanted]
-        parts.append(f"{name} = {' or '.join(tick_text(v) for v in values)}")
+    shows a speed-up (``shown``: its value columns), the baseline."""
+    parts = [
+        f"{name} = {' or '.join(tick_text(v) for v in (w if isinstance(w, list) else [w]))}"
+        for name, w in (where or {}).items()
+    ]
     said = ["where " + ", ".join(parts)] if parts else []
     base = baseline_name(df)
     if base is not None and {"speedup", "baseline_makespan_cycles"} & set(shown):

@@ -42,17 +42,12 @@ def select(df: pd.DataFrame, where: dict[str, Any] | None) -> pd.DataFrame:
     return df
 
 
-def _varying(df: pd.DataFrame, keys: list[str], candidates: list[str]) -> list[str]:
-    """The candidates that take more than one value among rows sharing ``keys``."""
+def _varying(df: pd.DataFrame, keys: list[str], c: str) -> bool:
+    """Whether ``c`` takes more than one value among rows sharing ``keys``."""
     if df.empty:
-        return []
-    groups = df.groupby(keys, dropna=False, sort=False) if keys else None
-    out = []
-    for c in candidates:
-        counts = groups[c].nunique(dropna=False) if groups is not None else df[c].nunique()
-        if int(np.max(counts)) > 1:
-            out.append(c)
-    return out
+        return False
+    counts = df.groupby(keys, dropna=False, sort=False)[c].nunique(dropna=False) if keys else None
+    return int(np.max(counts) if counts is not None else df[c].nunique()) > 1
 
 
 def _splitting(df: pd.DataFrame, fixed: list[str], params: list[str]) -> list[str]:
@@ -63,8 +58,7 @@ def _splitting(df: pd.DataFrame, fixed: list[str], params: list[str]) -> list[st
     order += swept + [c for c in params if c not in order and c not in swept]
     chosen: list[str] = []
     for c in order:
-        if _varying(df, fixed + chosen, [c]):
-            chosen.append(c)
+        chosen += [c] if _varying(df, fixed + chosen, c) else []
     return chosen
 
 
@@ -111,6 +105,7 @@ def hue_labels(df: pd.DataFrame, cols: list[str]) -> pd.Series:
 
 
 def numeric(df: pd.DataFrame, name: str) -> None:
+    """Refuses a column that cannot be drawn as a value."""
     if not pd.api.types.is_numeric_dtype(df[name]):
         raise ConfigError(f"column '{name}' is not numeric; it cannot be plotted as a value")
 

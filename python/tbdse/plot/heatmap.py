@@ -28,6 +28,10 @@ from tbdse.simulation.results import column
 AGGREGATES = ("mean", "median", "min", "max")
 
 
+def _by_value(index: pd.Index) -> pd.Index:
+    return pd.Index([value_order(v) for v in index])
+
+
 def _grids(part: pd.DataFrame, xc: str, yc: str, vc: str, agg: str) -> tuple[pd.DataFrame, ...]:
     """The cell values, and per cell the failed and total run counts."""
     bad = failed(part)
@@ -36,8 +40,7 @@ def _grids(part: pd.DataFrame, xc: str, yc: str, vc: str, agg: str) -> tuple[pd.
         index=yc, columns=xc, values="_f", aggfunc=["sum", "size"]
     )
     grid = table.reindex(index=counts.index, columns=counts["sum"].columns)
-    by_value = lambda index: pd.Index([value_order(v) for v in index])  # noqa: E731
-    grid = grid.sort_index(key=by_value).sort_index(axis=1, key=by_value)
+    grid = grid.sort_index(key=_by_value).sort_index(axis=1, key=_by_value)
     n_failed, n_runs = (
         pd.DataFrame(counts[k]).reindex(index=grid.index, columns=grid.columns).fillna(0)
         for k in ("sum", "size")
@@ -46,34 +49,21 @@ def _grids(part: pd.DataFrame, xc: str, yc: str, vc: str, agg: str) -> tuple[pd.
 
 
 def heatmap(
-    df: pd.DataFrame,
-    x: str,
-    y: str,
-    value: str,
-    *,
-    agg: str = "mean",
-    facet: str | None = None,
-    row: str | None = None,
-    col: str | None = None,
-    ax: Axes | None = None,
-    cmap: str = "viridis",
-    annotate: bool = True,
-    title: str | None = None,
-    xlabel: str | None = None,
-    ylabel: str | None = None,
-    figsize: Sequence[float] | None = None,
-    style: str | None = None,
+    df: pd.DataFrame, x: str, y: str, value: str, *, agg: str = "mean",
+    facet: str | None = None, row: str | None = None, col: str | None = None,
+    ax: Axes | None = None, cmap: str = "viridis", annotate: bool = True,
+    title: str | None = None, xlabel: str | None = None, ylabel: str | None = None,
+    figsize: Sequence[float] | None = None, style: str | None = None,
     where: dict[str, Any] | None = None,
-) -> Axes | list[Axes]:
-    """``value`` over two parameters, ``agg`` over the replicates of each cell.
-
-    Rows read top-down and columns left to right in value order.  A cell
-    whose rows differ in another parameter is refused (select rows, or facet
-    by it with ``row``/``col``).  Cells some of whose runs failed are marked
-    with the count; cells whose runs all failed read 'failed'.  Faceted
-    panels share one colour scale and one colour bar (its label says 'shared
-    scale'), so equal colours mean equal values.  ``where``, ``xlabel``,
-    ``ylabel``, ``figsize`` and ``style`` as for :func:`tbdse.plot.line`.
+) -> Axes | list[Axes]:  # fmt: skip
+    """``value`` over two parameters (seaborn ``heatmap``), ``agg`` over the
+    replicates of each cell; rows read top-down and columns left to right in
+    value order.  A cell whose rows differ in another parameter is refused
+    (select rows, or facet by it with ``row``/``col``).  Cells some of whose
+    runs failed are marked with the count, cells whose runs all failed read
+    'failed'.  Faceted panels (a FacetGrid: not with ``ax``) share one colour
+    scale and one colour bar (labelled 'shared scale').  ``where``,
+    ``xlabel``, ``ylabel``, ``figsize`` and ``style`` as for :func:`tbdse.plot.line`.
     """
     fg.check_figure(figsize, style, xlabel, ylabel)
     if agg not in AGGREGATES:
@@ -86,36 +76,34 @@ def heatmap(
     df = select(df, where)
     xc, yc, vc = column(df, x), column(df, y), column(df, value)
     numeric(df, vc)
-    rc, cc = fg.facet_columns(df, row, col, facet)
-    facets = [c for c in (rc, cc) if c]
+    facets = [column(df, c) for c in (row, col, facet) if c is not None]
     hue_columns(df, None, [xc, yc, *facets])  # refuses cells that mix configurations
     label = f"{agg} {value_label(df, vc)}"  # 'mean speed-up over best of a, b'
-    # Faceted panels share one scale: the range of every panel's cells.
     cells = df[~failed(df)].groupby([xc, yc, *facets], dropna=False)[vc].agg(agg)
     finite = cells.to_numpy(dtype=float)
     finite = finite[np.isfinite(finite)]
-    norm = Normalize(float(finite.min()), float(finite.max())) if finite.size else Normalize(0, 1)
+    norm = Normalize(*(finite.min(), finite.max()) if finite.size else (0, 1))
     with fg.styled(style):
-        p = fg.panels(df, ax, rc, cc, figsize=figsize, style=style, sharex=False, sharey=False)
+        p = fg.panels(df, ax, row, col, facet, figsize=figsize, style=style, sharex=False,
+                      sharey=False)  # fmt: skip
+        shared = {"vmin": norm.vmin, "vmax": norm.vmax} if p.faceted else {}
         for part, panel in zip(p.parts, p.axes, strict=True):
             grid, n_failed, n_runs = _grids(part, xc, yc, vc, agg)
             sns.heatmap(
-                grid, ax=panel, cmap=cmap, vmin=norm.vmin if p.faceted else None,
-                vmax=norm.vmax if p.faceted else None, cbar=not p.faceted,
-                cbar_kws={"label": label}, fmt="", annot_kws={"fontsize": 7},
+                grid, ax=panel, cmap=cmap, cbar=not p.faceted, cbar_kws={"label": label},
+                fmt="", annot_kws={"fontsize": 7}, **shared,
                 annot=_cells(grid) if annotate and grid.size <= 400 else False,
                 xticklabels=[tick_text(v) for v in grid.columns],
                 yticklabels=[tick_text(v) for v in grid.index],
             )  # fmt: skip
             panel.tick_params(axis="y", labelrotation=0)
             _mark_cells(panel, grid, n_failed.to_numpy(), n_runs.to_numpy())
-        fg.label_axes(
-            p, xlabel if xlabel is not None else axis_label(xc),
-            ylabel if ylabel is not None else axis_label(yc),
-        )  # fmt: skip
+        fg.label_axes(p, axis_label(xc) if xlabel is None else xlabel,
+                      axis_label(yc) if ylabel is None else ylabel)  # fmt: skip
         if p.faceted:
-            bar = p.container.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=p.axes)
-            bar.set_label(f"{label} (shared scale)")
+            bar = p.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=p.axes)
+            text = fg.wrap(f"{label} (shared\xa0scale)", p.figure.get_size_inches()[1])
+            bar.set_label(text.replace("\xa0", " "))  # wrapped to its height, not in 'shared scale'
         text = title or f"{value_label(df, vc)} by {short_name(xc)} and {short_name(yc)}"
         fg.finish(p, text, subtitle(df, where, vc))
     return p.axes if p.faceted else p.axes[0]

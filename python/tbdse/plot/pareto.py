@@ -24,6 +24,7 @@ DOMINATED_COLOUR = "#b0b0b0"
 
 
 def _directions(df: pd.DataFrame, xc: str, yc: str, directions: Any) -> tuple[str, str]:
+    """Which way is better for x and y, from a pair or a mapping; ConfigError else."""
     from tbdse.dse.pareto import DIRECTIONS
 
     if isinstance(directions, dict):
@@ -33,53 +34,36 @@ def _directions(df: pd.DataFrame, xc: str, yc: str, directions: Any) -> tuple[st
                 f"directions must give 'min' or 'max' for exactly '{xc}' and '{yc}'; got "
                 f"{excerpt(directions)}"
             )
-        pair = (given[xc], given[yc])
-    elif isinstance(directions, (list, tuple)) and len(directions) == 2:
-        pair = (directions[0], directions[1])
-    else:
+        directions = (given[xc], given[yc])
+    if not isinstance(directions, (list, tuple)) or len(directions) != 2:
         raise ConfigError(
             "directions must be a pair such as ('max', 'min') or a mapping "
             f"{{x: 'max', y: 'min'}}; got {excerpt(directions)}"
         )
-    for name, d in zip((xc, yc), pair, strict=True):
+    for name, d in zip((xc, yc), directions, strict=True):
         if d not in DIRECTIONS:
+            hint = suggest(d, DIRECTIONS) if isinstance(d, str) else ""
             raise ConfigError(
-                f"direction of '{name}' must be 'min' or 'max'; got {excerpt(d)}"
-                f"{suggest(d, DIRECTIONS) if isinstance(d, str) else ''}"
+                f"direction of '{name}' must be 'min' or 'max'; got {excerpt(d)}{hint}"
             )
-    return (str(pair[0]), str(pair[1]))
+    return (str(directions[0]), str(directions[1]))
 
 
 def pareto(
-    df: pd.DataFrame,
-    x: str,
-    y: str,
-    directions: Sequence[str] | dict[str, str] = ("min", "min"),
-    *,
-    hue: str | None = None,
-    ax: Axes | None = None,
-    title: str | None = None,
-    logx: bool = False,
-    logy: bool = False,
-    xlabel: str | None = None,
-    ylabel: str | None = None,
-    figsize: Sequence[float] | None = None,
-    style: str | None = None,
+    df: pd.DataFrame, x: str, y: str, directions: Sequence[str] | dict[str, str] = ("min", "min"),
+    *, hue: str | None = None, ax: Axes | None = None, title: str | None = None,
+    logx: bool = False, logy: bool = False, xlabel: str | None = None, ylabel: str | None = None,
+    figsize: Sequence[float] | None = None, style: str | None = None,
     where: dict[str, Any] | None = None,
-) -> Axes:
-    """Two objectives against each other, every run a point: dominated runs
-    grey, the Pareto front (:func:`tbdse.dse.pareto`) coloured and joined as a
-    step line that bounds the dominated region.
-
-    ``directions`` says which way is better for ``x`` and ``y``: a pair such
-    as ``("max", "min")``, or a mapping ``{x: "max", y: "min"}``; the axis
-    labels say it too.  With ``hue`` (a column) each of its values gets its
-    own front in its own colour, e.g. one per scheme label.  Rows are runs,
-    not means over replicates (average them first for a front of means);
-    runs without both values (failed runs, NaN) are left out and counted in
-    the subtitle.  ``where``, ``logx``/``logy``, ``xlabel``, ``ylabel``,
-    ``figsize`` and ``style`` as for :func:`tbdse.plot.line`.  Returns the Axes.
-    """
+) -> Axes:  # fmt: skip
+    """Two objectives, every run a point: dominated runs grey, the Pareto
+    front (:func:`tbdse.dse.pareto`) coloured and joined by a step line that
+    bounds the dominated region.  ``directions`` says which way is better:
+    a pair such as ``("max", "min")`` or ``{x: "max", y: "min"}`` (the axis
+    labels say it too).  With ``hue`` (a column) each value gets its own
+    front and colour.  Rows are runs, not means (average first for a front
+    of means); runs without both values are left out and counted in the
+    subtitle.  Other options as for :func:`tbdse.plot.line`."""
     from tbdse.dse.pareto import front_mask, objective_columns
 
     fg.check_figure(figsize, style, xlabel, ylabel)
@@ -92,29 +76,25 @@ def pareto(
     hc = column(df, hue) if hue is not None else None
     values = df[[xc, yc]].to_numpy(dtype=float, na_value=np.nan)
     shown = np.isfinite(values).all(axis=1)
-    on_front = np.zeros(len(df), dtype=bool)
-    groups, names = [np.arange(len(df))], ["Pareto front"]
+    codes, names = np.zeros(len(df), dtype=int), ["Pareto front"]
     if hc is not None:
         codes, uniques = pd.factorize(df[hc], use_na_sentinel=False)
-        groups = [np.flatnonzero(codes == i) for i in range(len(uniques))]
         names = [tick_text(v) for v in uniques]
-    for rows in groups:
-        on_front[rows] = front_mask(df.iloc[rows], objectives)
+    on_front = np.zeros(len(df), dtype=bool)
+    for i in range(len(names)):
+        on_front[codes == i] = front_mask(df[codes == i], objectives)
     with fg.styled(style):
-        p = fg.panels(df, ax, None, None, figsize=figsize, style=style)
+        p = fg.panels(df, ax, None, None, None, figsize=figsize, style=style)
         ax = p.axes[0]
-        grey = shown & ~on_front
-        ax.scatter(values[grey, 0], values[grey, 1], s=14, color=DOMINATED_COLOUR,
-                   label="dominated", zorder=1, gid="dominated")  # fmt: skip
+        grey = values[shown & ~on_front]
+        ax.scatter(grey[:, 0], grey[:, 1], s=14, color=DOMINATED_COLOUR, label="dominated",
+                   zorder=1, gid="dominated")  # fmt: skip
         # The corner between neighbours is their worse combination: right of a
         # point when lower x is better, left of it when higher x is.
         step: Any = "post" if pair[0] == "min" else "pre"
-        colours = colour_map(names)
-        for rows, label in zip(groups, names, strict=True):
-            mine = rows[on_front[rows] & shown[rows]]
-            points = values[mine]
+        for i, (label, colour) in enumerate(colour_map(names).items()):
+            points = values[(codes == i) & on_front & shown]
             points = points[np.lexsort((points[:, 1], points[:, 0]))]
-            colour = colours[label]
             ax.step(points[:, 0], points[:, 1], where=step, color=colour, lw=1.2, zorder=2)
             ax.scatter(points[:, 0], points[:, 1], s=28, color=colour, label=label, zorder=3,
                        gid="front")  # fmt: skip
@@ -124,71 +104,51 @@ def pareto(
         ax.set_ylabel(ylabel if ylabel is not None else f"{value_label(df, yc)}, {better[pair[1]]}")
         ax.grid(True, alpha=0.3)
         hidden = int((~shown).sum())
-        note = [subtitle(df, where, xc, yc)] if subtitle(df, where, xc, yc) else []
+        note = [subtitle(df, where, xc, yc)]
         note += [f"{hidden} run(s) without both values not shown"] if hidden else []
         text = title or f"Pareto front: {short_name(yc)} vs {short_name(xc)}"
-        fg.finish(p, text, "; ".join(note), legend_title=hc)
+        fg.finish(p, text, "; ".join(n for n in note if n), legend_title=hc)
     return ax
 
 
 def _scales(ax: Axes, logx: bool, logy: bool) -> None:
-    if logx:
-        ax.set_xscale("log")
-        fg.label_log_axis(ax, "x")
-    if logy:
-        ax.set_yscale("log")
-        fg.label_log_axis(ax, "y")
+    for which, log in (("x", logx), ("y", logy)):
+        if log:
+            ax.set(**{f"{which}scale": "log"})
+            fg.label_log_axis(ax, which)
 
 
 def scatter(
-    df: pd.DataFrame,
-    x: str,
-    y: str,
-    hue: str | None = None,
-    *,
-    facet: str | None = None,
-    row: str | None = None,
-    col: str | None = None,
-    sharex: bool = True,
-    sharey: bool = True,
-    ax: Axes | None = None,
-    logx: bool = False,
-    logy: bool = False,
-    title: str | None = None,
-    xlabel: str | None = None,
-    ylabel: str | None = None,
-    figsize: Sequence[float] | None = None,
-    style: str | None = None,
+    df: pd.DataFrame, x: str, y: str, hue: str | None = None, *, facet: str | None = None,
+    row: str | None = None, col: str | None = None, sharex: bool = True, sharey: bool = True,
+    ax: Axes | None = None, logx: bool = False, logy: bool = False, title: str | None = None,
+    xlabel: str | None = None, ylabel: str | None = None,
+    figsize: Sequence[float] | None = None, style: str | None = None,
     where: dict[str, Any] | None = None,
-) -> Axes | list[Axes]:
+) -> Axes | list[Axes]:  # fmt: skip
     """Every run a point, ``y`` against ``x`` (seaborn ``scatterplot``), its
-    colour and marker by ``hue`` (a column; the same colour in every panel).
-    Nothing is averaged.  ``row``, ``col``/``facet``, ``sharex``/``sharey``,
-    ``where``, log axes and the figure options as for :func:`tbdse.plot.line`.
-    """
+    colour and marker by ``hue`` (a column; one colour per value in every
+    panel).  Nothing is averaged.  Facets (not with ``ax``), ``where``, log
+    axes and the figure options as for :func:`tbdse.plot.line`."""
     fg.check_figure(figsize, style, xlabel, ylabel)
     df = select(df, where)
     xc, yc = column(df, x), column(df, y)
     numeric(df, xc)
     numeric(df, yc)
     hc = column(df, hue) if hue is not None else None
-    rc, cc = fg.facet_columns(df, row, col, facet)
     data = df.assign(_hue=df[hc].map(tick_text) if hc else "")
     order = list(dict.fromkeys(data["_hue"]))
+    split = dict(hue="_hue", style="_hue", hue_order=order, style_order=order,
+                 palette=colour_map(order)) if hc else {}  # fmt: skip
     with fg.styled(style):
-        p = fg.panels(data, ax, rc, cc, figsize=figsize, style=style, sharex=sharex, sharey=sharey)
+        p = fg.panels(data, ax, row, col, facet, figsize=figsize, style=style, sharex=sharex,
+                      sharey=sharey)  # fmt: skip
         for part, panel in zip(p.parts, p.axes, strict=True):
-            sns.scatterplot(
-                part, x=xc, y=yc, hue="_hue" if hc else None, style="_hue" if hc else None,
-                hue_order=order if hc else None, style_order=order if hc else None,
-                palette=colour_map(order) if hc else None, ax=panel, s=24,
-            )  # fmt: skip
+            sns.scatterplot(part, x=xc, y=yc, ax=panel, s=24, **split)
             _scales(panel, logx, logy)
             panel.grid(True, alpha=0.3)
-        fg.label_axes(
-            p, xlabel if xlabel is not None else value_label(df, xc),
-            ylabel if ylabel is not None else value_label(df, yc),
-        )  # fmt: skip
+        fg.label_axes(p, value_label(df, xc) if xlabel is None else xlabel,
+                      value_label(df, yc) if ylabel is None else ylabel)  # fmt: skip
         text = title or f"{value_label(df, yc)} vs {value_label(df, xc)}"
         fg.finish(p, text, subtitle(df, where, xc, yc), legend_title=hc)
     return p.axes if p.faceted else p.axes[0]

@@ -172,9 +172,9 @@ class Result:
         :meth:`trace` as a counter.  Times are microseconds at the GPU clock.
         Needs ``simulate(..., timeline=True)``; an existing file is replaced only
         with ``overwrite=True``, and only a regular file (a symbolic link, FIFO,
-        device or folder at ``path`` is refused); more than ``tbdse._perfetto.MAX_EVENTS`` events
-        (5M) is refused."""
-        from tbdse._perfetto import write_perfetto
+        device or folder at ``path`` is refused); more than
+        ``tbdse.plot.perfetto.MAX_EVENTS`` events (5M) is refused."""
+        from tbdse.plot.perfetto import write_perfetto
 
         return write_perfetto(self, path, overwrite=overwrite, held_min_cycles=held_min_cycles)
 

@@ -23,13 +23,10 @@ import argparse
 import contextlib
 import logging
 import os
-import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -40,6 +37,7 @@ if TYPE_CHECKING:
 
 from tbdse._util.excerpts import show_input
 from tbdse.errors import ConfigError, SimulationError, SweepInterrupted
+from tbdse.experiment.listing import list_table
 from tbdse.experiment.trace_pick import trace_arg, trace_words
 
 LISTS = ("schemes", "gpus", "workloads", "costs", "metrics")
@@ -78,73 +76,6 @@ def provenance(file: str, overrides: Sequence[str]) -> dict[str, object]:
         "host": socket.gethostname(),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-
-
-def plain_text(doc: str) -> str:
-    """Docstring markup as plain text: ``x`` / `x` / :func:`x` -> x."""
-    doc = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", doc)
-    return re.sub(r"``?([^`]+)``?", r"\1", doc)
-
-
-class _Writer:
-    """Prints paragraphs wrapped to the terminal, continuation lines indented."""
-
-    def __init__(self) -> None:
-        self.width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 120))
-
-    def item(self, text: str, indent: int = 0, hang: int = 4) -> None:
-        print(
-            textwrap.fill(
-                plain_text(text),
-                self.width,
-                initial_indent=" " * indent,
-                subsequent_indent=" " * (indent + hang),
-                break_on_hyphens=False,
-            )
-        )
-
-
-def _list(what: str) -> None:
-    import pandas as pd
-
-    import tbdse as td
-    from tbdse.simulation.results import metric_info
-
-    out = _Writer()
-    if what == "schemes":
-        for name in td.schemes.names():
-            meta = td.schemes.info(name)
-            out.item(f"{name}: {meta['summary']} [{meta['paper_ref']}]")
-            for p in meta["params"]:
-                choices = f" (one of {', '.join(p['choices'])})" if p["choices"] else ""
-                unit = f" {p['unit']}" if p["unit"] else ""
-                when = f"; read only when {p['read_when_text']}" if p["read_when_text"] else ""
-                out.item(f"{p['name']} = {p['default']}{unit}{choices}: {p['doc']}{when}", 4, 4)
-            out.item(f"reports: {', '.join(s['name'] for s in meta['stats'])}", 4, 4)
-    elif what == "gpus":
-        table = td.gpus.list_presets().astype(object).T  # integers stay integers
-        units = {f["name"]: f["unit"] for f in td.gpus.field_info()}
-        table.index = pd.Index(
-            [f"{i} ({units[i]})" if units.get(i) else str(i) for i in table.index]
-        )
-        print(table.to_string())
-    elif what == "workloads":
-        frame = td.workloads.list_generators()
-        for generator, part in frame.groupby("generator", sort=True):
-            shown: list[str] = []
-            for param, required, default in zip(
-                part["param"], part["required"], part["default"], strict=True
-            ):
-                if isinstance(param, str):
-                    shown.append(param if required else f"{param}={default!r}")
-            out.item(f"{generator}({', '.join(shown)}): {part['doc'].iloc[0]}")
-    elif what == "costs":
-        for kind, defaults in td.cost.kinds().items():
-            out.item(f"{kind}({', '.join(f'{k}={v:g}' for k, v in defaults.items())})")
-    else:
-        for m in metric_info().values():
-            unit = f" ({m['unit']})" if m["unit"] else ""
-            out.item(f"{m['name']}{unit}: {m['doc']}")
 
 
 def _threads(text: str) -> int:
@@ -331,7 +262,7 @@ def _run(args: argparse.Namespace) -> int:
 
     log = _logger(args)
     if args.command == "list":
-        _list(args.what)
+        list_table(args.what)
         return 0
     if args.command == "completion":
         _completion(args.shell)
