@@ -101,7 +101,8 @@ class HwwlMachine final : public WarpMachine {
   }
   // Spinning warps (all threads pulled WAIT) sleep without events until their
   // core's banks change, or work runs out; wake() charges the WAIT loop
-  // rounds they made meanwhile and resumes them at the next round's pull.
+  // rounds they made meanwhile, read off the core's spin clock (the issue
+  // slots the awake warps left them), and resumes them at the next round's pull.
   void spin(std::int32_t w);
   void wake(std::int32_t core);
   void advance_spin(std::int32_t core);
