@@ -78,6 +78,14 @@ def test_dropped_moves_are_split_by_cause() -> None:
     s = td.simulate(wl, GPU, td.Scheme("hwwl", redistribution="threshold", bank_entries=32)).stats
     assert s["skipped_port_busy"] + s["skipped_nothing_to_move"] == s["skipped_transfers"]
     assert s["skipped_port_busy"] > 0 and s["skipped_nothing_to_move"] > 0
+    # On-demand moves meet the same single bank ports (issue 29): on one core
+    # (no network injection to wait for) they too are dropped for busy bank
+    # ports, which moves that bypassed the ports never were.
+    asked = td.Scheme(
+        "hwwl", redistribution="threshold", bank_entries=32, redistribution_trigger="on_demand"
+    )
+    one_core = td.simulate(wl, td.gpus.gpgpusim_hwwl(sms=1), asked).stats
+    assert one_core["inter_core_transfers"] == 0 and one_core["skipped_port_busy"] > 0
 
 
 def test_load_store_queue_counters_by_requester() -> None:
