@@ -29,7 +29,11 @@ def headlines(overrides: dict[str, float]) -> pd.DataFrame:
     exp = td.experiment.load(ROOT / "experiments" / "hwwl_fig5.yaml")
     gpu = td.gpus.gpgpusim_hwwl(**{k[4:]: v for k, v in overrides.items() if k.startswith("gpu.")})
     lsu = {k: v for k, v in overrides.items() if not k.startswith("gpu.")}
-    schemes = [td.Scheme(s.name, label=s.label(), **{**s.params, **lsu}) for s in exp.schemes]
+    # The parameters each scheme reads (its resolved defaults include unread ones,
+    # which a scheme refuses), its label kept.
+    schemes = [
+        td.Scheme(s.name, label=s.label(), **{**s.read_params(), **lsu}) for s in exp.schemes
+    ]
     real = td.Scheme("hwwl", label="realistic", **lsu)
     df = td.sweep(exp.workloads, gpu, [*schemes, real], progress=False)
     t = df.pivot_table(index="workload", columns="label", values="makespan_cycles")

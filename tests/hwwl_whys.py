@@ -15,9 +15,16 @@ _WINNERS = (
     "the worklist versions' scattered loads (13-24) behind 32 MSHRs per core; SSSP's data "
     "version also relaxes more items (topology merges activations per super-step)"
 )
-_SPILL = (
-    "a finite bank's spills come back through memory that the operators' scattered loads "
-    "already saturate (requests/load 13-29), so refills queue behind them"
+_LSU = (
+    "BH at 32 entries pushes nothing and spills nothing (its 15,360 overflow ids come from "
+    "the init kernel in 480 refill loads against 41.4K operator requests); interval refill "
+    "keeps 79% of its threads holding items (11% on demand), its load-store queues stay full "
+    "(62 of 64 entries; 3,683 cycles' wait per line request, 18 on demand) and loads take "
+    "924 cycles after that wait (218); a 256-entry queue leaves the time unchanged, while "
+    "4x the L1's 32 MSHRs per core (84.7K -> 46.6K cycles; on demand 53.1K) or 8x its 8 KB "
+    "(50.1K) close the gap and 4x the DRAM channels do not: the many warps in flight thrash "
+    "the L1 and queue for its MSHRs (miss rate 0.99 vs 0.67); why this costs more than "
+    "with infinite banks at a similar activity (50.0K cycles) is open (HWWL audit H4b)"
 )
 
 MISS_WHY: dict[str, str] = {
@@ -57,40 +64,61 @@ MISS_WHY: dict[str, str] = {
     "lsorting gives 1.06x",
     "F6-4": "DMR's none makes 6% more requests than data: its pushes stay in the pusher's "
     "bank, so the items a warp pulls are less local than data's per-super-step list",
-    "F6-8": "under none the ids stay in the banks of the threads that pushed them; a few "
-    "banks serve each BFS level while the other launched threads spin at the issue rate "
-    "(DI none/data 248x BFS, 313x SSSP)",
-    "F6-16": "SP's random 3-SAT has Poisson variable occurrences (no hubs): its activations "
-    "land evenly, no bank needs donations, threshold = lsorting (0.999)",
-    "F6-17": "SP's banks stay even (80K WAIT pulls under none of 37K items' 8.8M "
-    "instructions): threshold has nothing to misdirect",
-    "F6-20": "SP's banks stay even, so the global ranking sacrifices no local balance "
-    "(gsorting 1.393 vs lsorting 1.386)",
-    "F6-22": "magic is 1-2% below the best realistic scheme on BH, SP, SSSP (run-to-run "
-    "scale differences; not traced to a counter)",
-    "F7-1": "SP and BFS lose most: " + _SPILL,
-    "F7-3": "BH's on-demand gap is small (0.08): with one thread per id, each bank's refill "
+    "F6-8": "under none every id stays in the bank of the thread that pushed it, so all of "
+    "BFS and SSSP runs in the source's bank (bank 0 of core 0, at most 96 threads can work: "
+    "0.4% and 1.1% of threads active, up to 3,404 and 6,663 ids in that bank) while every "
+    "other launched warp spins; the count is a clock, none's makespan (11.5M, 31.9M cycles) "
+    "times the spin the cores can issue (utilisation 0.57, 0.69; before the HWWL audit's "
+    "fix it exceeded capacity, 1.18 and 1.99, and the ratios were 248x and 313x)",
+    "F6-16": "no signal: SP's five schemes span 0.9% (411.5K-415.3K cycles); its random "
+    "3-SAT has Poisson variable occurrences and independent activations per arc, so pushes "
+    "land evenly and no bank needs donations (threshold = lsorting, 0.999); hwwl.md "
+    "'Redistribution on BH and SP'",
+    "F6-17": "no signal: SP's banks stay even (69K WAIT pulls under none against 8.7M "
+    "instructions) and its schemes span 0.9%, so threshold has nothing to misdirect",
+    "F6-20": "no signal: SP's schemes span 0.9%; its banks stay even, so the global ranking "
+    "sacrifices no local balance (gsorting 1.393 vs lsorting 1.386)",
+    "F6-22": "SSSP (0.979): magic moves 22,678 ids between cores (lsorting 4,857), raising "
+    "the L1 miss rate (0.932 vs 0.925) and requests per load (20.8 vs 19.6): its moves cost "
+    "locality, a tbdse effect (the paper's magic ignores bandwidth only); BH and SP (0.991) "
+    "are inside their schemes' noise (BH's order flips with the run seed, SP's span 0.9%)",
+    "F7-1": "SP and BFS lose most: BFS spills half its pushed ids at 8-32 entries (F7-11); "
+    "SP's 2.4K spill stores and 1K refill loads are few against its 343K requests, and its "
+    "loss is in the loads' latency (641 cycles at 32 entries on demand, 271 with infinite "
+    "banks), cause open as F7-12",
+    "F7-3": "BH's on-demand gap is small (0.10): with one thread per id, each bank's refill "
     "is one coalesced load hidden by 96 other threads; SP's and BFS's gaps are larger",
-    "F7-4": "MST's on-demand gap is small (0.09): its time is the serial hub cascade (18% of "
+    "F7-4": "MST's on-demand gap is small (0.10): its time is the serial hub cascade (18% of "
     "threads active), not refills",
-    "F7-6": "interval refill loads a warp's worth every interval behind operator loads in a "
-    "full load-store queue, leaving banks empty that on-demand refills at once (BH 0.65)",
-    "F7-7": "as F7-6: interval refill queues behind operator loads (BH@32 0.62 vs 0.94 on-demand)",
-    "F7-8": "BH's interval refill at 8 entries queues behind operator loads (as F7-6)",
-    "F7-9": "interval refill leaves banks empty longer than on-demand pulls do (F7-6), so "
-    "their threads spin: WAIT on-demand/interval BH 0.73, MST 0.45",
+    "F7-6": "interval refill is 0.635x on-demand on BH at 32 entries: " + _LSU,
+    "F7-7": "as F7-6 (BH@32 interval 0.59 of infinite vs on-demand 0.93); banks are not left "
+    "empty (79% of threads hold items under interval refill)",
+    "F7-8": "BH's interval refill at 8 entries keeps its load-store queues full as at 32 "
+    "(55 of 64 entries vs 31 on demand; F7-6)",
+    "F7-9": "WAIT pulls are spin rounds (> 99%), charged at the issue slots the cores leave "
+    "(BH 30.3 per cycle under interval refill, 40.6 on demand; MST 14.4, 13.0), so the ratio "
+    "follows the makespans (BH 84.7K vs 53.8K cycles) and the issue left over; under interval "
+    "refill 79% of BH's threads hold work (11% on demand), so banks are not left empty: "
+    "F7-9 measures which refill is faster, not how often banks run dry",
     "F7-10": "BFS's 262K-node road frontier spills at 8-32 entries, and interval refill "
-    "returns the ids sooner than on-demand at 32 (1.067)",
+    "returns the ids sooner than on-demand at 32 (1.062)",
     "F7-11": "half of BFS's pushed ids spill at 32 entries: the road graph's frontiers "
     "(~5,000 ids per level) exceed 64 banks x 16 entries per partition",
-    "F7-12": _SPILL + " (BH 0.62, SP 0.58 at 32 entries)",
-    "F7-13": "interval refill at 8 entries beats 32 on BH, DMR, MST, SSSP: a smaller bank "
-    "spills sooner and its refills start earlier (tbdse's reading, not traced to a counter)",
+    "F7-12": "not memory traffic from spills: " + _LSU + "; SP spills 15.8K ids in 2.4K "
+    "stores and 985 loads against 344K requests, and its loads take 934 cycles (271 with "
+    "infinite banks) (BH 0.59, SP 0.56 at 32 entries)",
+    "F7-13": "interval refill at 8 entries beats 32 on BH, MST and SSSP: with smaller banks "
+    "fewer threads hold items (BH 19% vs 79%, MST 4% vs 18%, SSSP 27% vs 58%) and these "
+    "runs go faster with fewer loads in flight (load latency BH 368 vs 924, MST 484 vs "
+    "1,277 cycles): more concurrency costs them more in the memory system than it gains "
+    "(F7-6)",
     "F7-15": "BH, SP and SSSP lose to their coalesced topology kernels (as T2-W-*) and "
-    "finite banks lose a third to spills (F7-12); MST's hub cascade caps it at 0.89",
+    "finite banks lose 40% on BH and SP through longer loads, not spills (F7-12); MST's hub "
+    "cascade caps it at 0.89",
     "F7-16": "as F7-15",
     "F7-17": "MST's realistic worklist (0.89x topology) runs its hub cascades in few banks; "
-    "lsorting at 32 entries rebalances only queued ids, and spills cost more (F7-12)",
+    "lsorting at 32 entries rebalances only queued ids, and its loads wait longer (1,277 "
+    "cycles vs 382 with infinite banks; F7-12)",
     "VA-1": "every scattered load of the worklist versions meets the same six DRAM channels "
     "(queue 6x deeper at 16 cores), while topology's coalesced checks scale with cores",
     "VA-2": "as VA-1: 0.70x at 16 cores",

@@ -56,15 +56,23 @@ def test_sorted_ideal_worklist_shares_lines(road: td.Workload) -> None:
     assert srt.stats["hwwl_bytes"] == float("inf") and srt.row["storage_bytes"] == float("inf")
 
 
-def test_on_demand_refill_waits_when_it_cannot_start() -> None:
+def test_on_demand_refill_limit_rarely_binds() -> None:
     # §III-D: a pull to an empty bank whose refill cannot start (in-flight
-    # limit reached) returns WAIT; a higher limit lets more refills start.
+    # limit reached) returns WAIT.  On MST the limit hardly binds: a refill
+    # reserves the banks it fills, so the core's other warps find "its refill
+    # is on the way" and wait for it instead of starting another, and a limit
+    # of 1 makes as many refills as 64.  (This test used to assert 3% more
+    # WAIT pulls under the limit; that difference was the spin over-count
+    # the HWWL audit found, as WAIT pulls are a clock, docs/models/hwwl_audit.md
+    # H2, and went with it.)
     wl = W.lonestar("mst", 16384)
     kw = {"bank_entries": 8, "refill": "on_demand", "lsu_queue": 512}
     one = run(wl, virt_load_limit=1, **kw)
     many = run(wl, virt_load_limit=64, **kw)
     assert one.stats["virt_loads"] > 0 and many.stats["virt_loads"] > 0
-    assert one.stats["wait_pulls"] > 1.03 * many.stats["wait_pulls"]
+    assert (
+        abs(one.stats["virt_loads"] - many.stats["virt_loads"]) <= 0.02 * many.stats["virt_loads"]
+    )
     assert one.metrics["items"] == many.metrics["items"]
 
 

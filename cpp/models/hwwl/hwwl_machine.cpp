@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 
 #include "core/errors.hpp"
@@ -123,33 +124,68 @@ void HwwlMachine::handle(const Event& e) {
 
 void HwwlMachine::spin(std::int32_t w) {
   Warp& warp = warps_[w];
+  advance_spin(warp.core);  // the sleepers so far made their rounds at the old rate
   auto& asleep = spinning_[static_cast<std::size_t>(warp.core)];
-  // One round of the WAIT loop: wait_spin instructions and a pull, behind the
-  // turns of the core's other spinning warps.
   const Cycle turn = p_.wait_spin + 1;
-  warp.spin_period = turn + 1 + static_cast<Cycle>(asleep.size()) * turn / shape_.issue_width;
-  warp.spin_since = now_;
+  warp.spin_mark = cores_[warp.core].spin_clock;
   warp.phase = Phase::SPIN;
   asleep.push_back(w);
   ++asleep_;
   issue_[warp.core].set_background(static_cast<std::int64_t>(asleep.size()) * turn);
 }
 
+double HwwlMachine::spin_rate(std::int64_t n) const {
+  // One round of the WAIT loop is wait_spin instructions and a pull (turn
+  // issue slots); alone a warp makes one per turn + 1 cycles, and n sleepers
+  // share the core's issue_width slots per cycle in turn.
+  const auto turn = static_cast<double>(p_.wait_spin + 1);
+  return std::min(1.0 / (turn + 1.0), shape_.issue_width / (static_cast<double>(n) * turn));
+}
+
+void HwwlMachine::advance_spin(std::int32_t core) {
+  // The sleepers get the issue slots the awake warps did not reserve since
+  // the last advance (slots reserved ahead of time are a debt carried on),
+  // so WAIT loops and work together never issue more than the core can
+  // (audit H2: a period fixed when a warp fell asleep charged up to 3x that).
+  CoreState& cs = cores_[core];
+  const auto n = static_cast<std::int64_t>(spinning_[static_cast<std::size_t>(core)].size());
+  const std::int64_t reserved = issue_[core].reserved();
+  const Cycle dt = now_ - cs.spin_at;
+  const std::int64_t want = cs.spin_debt + (reserved - cs.spin_seen);
+  const std::int64_t capacity = static_cast<std::int64_t>(shape_.issue_width) * dt;
+  const std::int64_t free = std::max<std::int64_t>(0, capacity - want);
+  cs.spin_debt = std::max<std::int64_t>(0, want - capacity);
+  if (n > 0 && dt > 0) {
+    const auto turn = static_cast<double>(p_.wait_spin + 1);
+    const double rounds = std::min(static_cast<double>(dt) * spin_rate(1),
+                                   static_cast<double>(free) / (static_cast<double>(n) * turn));
+    cs.spin_clock += rounds;
+    cs.spin_pulls += rounds * static_cast<double>(n);
+  }
+  cs.spin_at = now_;
+  cs.spin_seen = reserved;
+}
+
 void HwwlMachine::wake(std::int32_t core) {
   auto& asleep = spinning_[static_cast<std::size_t>(core)];
   if (asleep.empty()) return;
+  advance_spin(core);
+  const double clock = cores_[core].spin_clock;
+  const double rate = spin_rate(static_cast<std::int64_t>(asleep.size()));
   for (const std::int32_t w : asleep) {
     Warp& warp = warps_[w];
-    // Rounds made by the next pull: the first at once, then one per period.
-    const Cycle elapsed = now_ - warp.spin_since;
-    const std::int64_t rounds = std::max<Cycle>(1, (elapsed + warp.spin_period - 1) / warp.spin_period);
+    // Rounds made by the next pull: the one under way when it fell asleep,
+    // and every one begun since; it pulls again at the end of the last.
+    const double made = clock - warp.spin_mark;
+    const auto rounds = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(made - 1e-9)));
     const std::int64_t threads = std::popcount(warp.live);
     wait_instructions_ += rounds * p_.wait_spin * threads;
     dynamic_instructions_ += (rounds * p_.wait_spin + (rounds - 1)) * threads;
     pulls_ += (rounds - 1) * threads;  // the skipped rounds' pulls, all WAIT
     wait_pulls_ += (rounds - 1) * threads;
     warp.phase = Phase::PULL_REQ;
-    post(std::max(now_, warp.spin_since + rounds * warp.spin_period - 1), WARP, WARP_STEP, w);
+    const auto left = static_cast<Cycle>((static_cast<double>(rounds) - made) / rate);
+    post(now_ + left, WARP, WARP_STEP, w);
   }
   asleep_ -= static_cast<std::int64_t>(asleep.size());
   asleep.clear();

@@ -51,7 +51,7 @@ class HwwlMachine final : public WarpMachine {
   struct Warp {
     std::int32_t core = 0, slot = 0;  // its core, and its index there
     Phase phase = Phase::PULL_REQ;
-    Cycle spin_since = 0, spin_period = 0;  // SPIN: when its WAIT loop began; one round
+    double spin_mark = 0;  // SPIN: its core's spin clock when its WAIT loop began
     std::uint32_t live = 0;     // threads that have not pulled DONE in this kernel
     std::uint32_t holding = 0;  // threads holding a work item
     std::array<std::int32_t, kWarp> item{};
@@ -70,12 +70,20 @@ class HwwlMachine final : public WarpMachine {
     std::int64_t loaded[2] = {0, 0};    // ids ever refilled per partition (its head)
     std::int32_t virt_loads = 0;        // virtualization loads in flight
     std::int32_t refill_rr = 0;
+    // The core's spin clock (advance_spin): WAIT-loop rounds each sleeping
+    // warp has made, at the issue rate the awake warps leave them.
+    double spin_clock = 0;
+    double spin_pulls = 0;       // the sleepers' pulls since the last tick (on-demand trigger)
+    Cycle spin_at = 0;           // the clock was advanced to here
+    std::int64_t spin_seen = 0;  // the core's reserved issue slots then
+    std::int64_t spin_debt = 0;  // slots reserved then but not yet issuable
   };
 
   void start() override;
   void handle(const Event& e) override;
   bool finished() const override { return done_; }
   std::vector<double> stats() const override;
+  double lsu_stat(int which) const;  // lsu_occupancy, lsu_wait, lsu_refill_share, lsu_spill_share
   void sample_more(std::vector<Series>& trace, bool first) override;
 
   std::int32_t bank_of(const Warp& w, std::int32_t k) const {
@@ -93,9 +101,13 @@ class HwwlMachine final : public WarpMachine {
   }
   // Spinning warps (all threads pulled WAIT) sleep without events until their
   // core's banks change, or work runs out; wake() charges the WAIT loop
-  // rounds they made meanwhile and resumes them at the next round's pull.
+  // rounds they made meanwhile, read off the core's spin clock (the issue
+  // slots the awake warps left them), and resumes them at the next round's pull.
   void spin(std::int32_t w);
   void wake(std::int32_t core);
+  void advance_spin(std::int32_t core);
+  // Per-sleeper rounds per cycle with n sleepers on an idle core.
+  double spin_rate(std::int64_t n) const;
   void wake_all();
 
   void step(std::int32_t w);
@@ -157,7 +169,8 @@ class HwwlMachine final : public WarpMachine {
   bool relaunch_posted_ = false, done_ = false;
 
   std::int64_t pulls_ = 0, wait_pulls_ = 0, done_pulls_ = 0, wait_instructions_ = 0;
-  std::int64_t transfers_ = 0, inter_core_ = 0, skipped_ = 0;
+  std::int64_t transfers_ = 0, inter_core_ = 0;
+  std::int64_t skipped_port_ = 0, skipped_empty_ = 0;  // dropped moves: no port cycle; nothing to move
   std::int64_t virt_loads_ = 0, virt_stores_ = 0, spilled_ = 0, peak_overflow_ = 0;
   std::int64_t pushed_ = 0, peak_bank_ = 0;
   double occupancy_sum_ = 0;

@@ -47,6 +47,16 @@ void HwwlMachine::tick() {
   // hold two more than its receiver), so the plan is skipped.
   if (scheme_ != Redistribution::NONE && !on_demand_redist_ && pull_ids_ >= 2 && !ideal_)
     redistribute(-1);
+  // On demand, a sleeping warp's WAIT rounds are pulls to an empty bank while
+  // work exists, and each one asks its core's WRU (§III-C); the spin clock
+  // says whether the core's sleepers made one in the interval just ended
+  // (before: only awake warps' pulls asked, so a core whose warps all slept
+  // on empty banks never planned again; audit H5).
+  for (std::int32_t c = 0; c < shape_.cores; ++c) {
+    advance_spin(c);
+    if (on_demand_redist_ && !ideal_ && cores_[c].spin_pulls >= 1.0) redistribute_on_demand(c);
+    cores_[c].spin_pulls = 0;
+  }
   if (overflow_ids_[pull_] > 0) {
     if (finite_ && !on_demand_)
       for (std::int32_t c = 0; c < shape_.cores; ++c) refill_interval(c);
@@ -127,17 +137,18 @@ void HwwlMachine::move(std::int32_t t) {
   const std::int32_t src = m.from / shape_.lanes;
   const bool inter = src != m.to / shape_.lanes;
   Bank& a = banks_[m.from];
-  const auto drop = [&] {
-    skipped_ += m.left;
+  const auto drop = [&](std::int64_t& why) {
+    why += m.left;
     free_moving_.push_back(t);
   };
-  if (a.part[pull_].empty() || (!inter && room(m.to) <= 0)) return drop();  // nothing to move any more
+  if (a.part[pull_].empty() || (!inter && room(m.to) <= 0))
+    return drop(skipped_empty_);  // nothing to move any more
   Cycle ready = now_;
   if (m.ports) ready = std::max({ready, a.port_free, inter ? now_ : banks_[m.to].port_free});
   if (inter) ready = std::max(ready, net_out_[src]);  // one injection per core per cycle
   if (ready > now_) {
     if (ready < m.until) post(ready, INTERVAL, TRANSFER, t);
-    else drop();
+    else drop(skipped_port_);  // no free port cycle left in the interval
     return;
   }
   const std::int32_t id = a.part[pull_].pop_back();  // the newest: the donor's FIFO order stays
@@ -162,7 +173,7 @@ void HwwlMachine::move(std::int32_t t) {
   } else if (now_ + 1 < m.until) {
     post(now_ + 1, INTERVAL, TRANSFER, t);
   } else {
-    drop();
+    drop(skipped_port_);  // the interval's cycles ran out
   }
 }
 

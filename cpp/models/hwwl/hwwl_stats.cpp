@@ -15,7 +15,8 @@ const std::vector<StatInfo>& HwwlMachine::stat_info() {
       {"wait_instructions", "instructions", "thread instructions spent spinning on WAIT"},
       {"transfers", "ids", "ids moved between banks of a core by redistribution"},
       {"inter_core_transfers", "ids", "ids moved between cores over the redistribution network"},
-      {"skipped_transfers", "ids", "planned moves dropped: a port stayed busy, or nothing to move"},
+      {"skipped_transfers", "ids",
+       "planned moves dropped (skipped_port_busy + skipped_nothing_to_move)"},
       {"virt_loads", "requests", "virtualization loads refilling banks from the overflow buffer"},
       {"virt_stores", "requests", "virtualization stores spilling ids to the overflow buffer"},
       {"spilled_ids", "ids", "ids spilled to the overflow buffer"},
@@ -36,6 +37,20 @@ const std::vector<StatInfo>& HwwlMachine::stat_info() {
       {"transfers_per_bank", "ids", "ids a bank could give or take per interval"},
       {"transfers_per_core", "ids", "ids a core's redistribution unit could send per interval"},
       {"redistributions", "plans", "redistributions planned: interval ticks, or on-demand triggers"},
+      {"skipped_port_busy", "ids",
+       "planned moves dropped because no bank port (or network injection) cycle was free before "
+       "the interval ended"},
+      {"skipped_nothing_to_move", "ids",
+       "planned moves dropped because the donor bank emptied or the receiver filled first"},
+      // The load-store queues (audit H4b): who holds their entries, and how long
+      // memory instructions wait for one (avg_load_latency starts after that wait).
+      {"lsu_occupancy", "entries", "load-store queue entries held per core, averaged over the run"},
+      {"lsu_wait", "cycles",
+       "mean cycles a warp's line request waited for a free load-store queue entry"},
+      {"lsu_refill_share", "fraction",
+       "share of load-store queue entry-cycles held by virtualization loads (refills)"},
+      {"lsu_spill_share", "fraction",
+       "share of load-store queue entry-cycles held by virtualization stores (spills)"},
   };
   return list;
 }
@@ -77,7 +92,7 @@ std::vector<double> HwwlMachine::stats() const {
           static_cast<double>(wait_instructions_),
           static_cast<double>(transfers_),
           static_cast<double>(inter_core_),
-          static_cast<double>(skipped_),
+          static_cast<double>(skipped_port_ + skipped_empty_),
           static_cast<double>(virt_loads_),
           static_cast<double>(virt_stores_),
           static_cast<double>(spilled_),
@@ -91,7 +106,28 @@ std::vector<double> HwwlMachine::stats() const {
           static_cast<double>(network_latency_),
           static_cast<double>(per_bank_),
           static_cast<double>(per_core_),
-          static_cast<double>(plans_)};
+          static_cast<double>(plans_),
+          static_cast<double>(skipped_port_),
+          static_cast<double>(skipped_empty_),
+          lsu_stat(0),
+          lsu_stat(1),
+          lsu_stat(2),
+          lsu_stat(3)};
+}
+
+double HwwlMachine::lsu_stat(int which) const {
+  const LsuUse& op = lsu_use(Requester::OPERATOR);
+  const LsuUse& refill = lsu_use(Requester::REFILL);
+  const LsuUse& spill = lsu_use(Requester::SPILL);
+  const auto held = static_cast<double>(op.entry_cycles + refill.entry_cycles + spill.entry_cycles);
+  switch (which) {
+    case 0:
+      return end_ > 0 ? held / (static_cast<double>(shape_.cores) * static_cast<double>(end_)) : 0.0;
+    case 1:
+      return op.requests ? static_cast<double>(op.wait_cycles) / static_cast<double>(op.requests) : 0.0;
+    case 2: return held > 0 ? static_cast<double>(refill.entry_cycles) / held : 0.0;
+    default: return held > 0 ? static_cast<double>(spill.entry_cycles) / held : 0.0;
+  }
 }
 
 void HwwlMachine::sample_more(std::vector<Series>& trace, bool first) {

@@ -114,7 +114,7 @@ void HwwlMachine::load(std::int32_t core, const std::vector<std::int32_t>& targe
   // The ids lie at consecutive words of the buffer: one coalesced load.
   const std::uint64_t at = OperatorMemory::overflow_slot(core, pull_, cs.loaded[pull_]);
   cs.loaded[pull_] += n;
-  post(range_access(core, now_, at, n * 4, false, false), ARRIVAL, LOAD_DONE,
+  post(range_access(core, now_, at, n * 4, false, false, Requester::REFILL), ARRIVAL, LOAD_DONE,
        new_request(std::move(r)));
 }
 
@@ -157,7 +157,7 @@ void HwwlMachine::spill(std::int32_t core, const std::vector<std::int32_t>& ids,
   const std::int32_t side = push_side();
   const std::uint64_t at = OperatorMemory::overflow_slot(core, side, cs.stored[side]);
   cs.stored[side] += n;
-  const Cycle done = range_access(core, t, at, n * 4, true);
+  const Cycle done = range_access(core, t, at, n * 4, true, true, Requester::SPILL);
   post(std::max(done, now_), ARRIVAL, STORE_DONE, new_request({core, -1, ids, {}}));
 }
 

@@ -84,12 +84,19 @@ Cycle WarpMachine::compute_step(std::int32_t core, ComputePhase& c, bool& done) 
 }
 
 Cycle WarpMachine::book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write,
-                        bool wait) {
+                        bool wait, Requester who) {
   LsuQueue& lsu = lsu_[static_cast<std::size_t>(core)];
   lsu.release(now_);
-  const Cycle start = wait ? lsu.earliest(std::max(t, now_), lines.count) : std::max(t, now_);
+  const Cycle ready = std::max(t, now_);
+  const Cycle start = wait ? lsu.earliest(ready, lines.count) : ready;
   const Cycle done = memory_.access_lines(core, start, lines, is_write);
-  lsu.book(lines.count, start, std::max(done, start + 1));
+  const Cycle until = std::max(done, start + 1);
+  lsu.book(lines.count, start, until);
+  LsuUse& use = lsu_use_[static_cast<std::size_t>(who)];
+  const std::int64_t held = std::min<std::int64_t>(lines.count, lsu.capacity());
+  use.requests += lines.count;
+  use.entry_cycles += held * (until - start);
+  use.wait_cycles += static_cast<std::int64_t>(lines.count) * (start - ready);
   lines_ += lines.count;
   if (!is_write) {
     ++loads_;
@@ -104,17 +111,17 @@ Cycle WarpMachine::warp_access(std::int32_t core, Cycle t, const std::uint64_t* 
 }
 
 Cycle WarpMachine::range_access(std::int32_t core, Cycle t, std::uint64_t base, std::int64_t bytes,
-                                bool is_write, bool wait) {
+                                bool is_write, bool wait, Requester who) {
   CoalescedWarp lines;
   Cycle done = t;
   for_each_line(base, bytes, [&](std::uint64_t line, std::uint8_t sectors) {
     if (lines.count == static_cast<int>(lines.lines.size())) {  // over 64 lines: in parts
-      done = std::max(done, book(core, t, lines, is_write, wait));
+      done = std::max(done, book(core, t, lines, is_write, wait, who));
       lines.count = 0;
     }
     lines.lines[static_cast<std::size_t>(lines.count++)] = {line, sectors};  // distinct lines
   });
-  return std::max(done, book(core, t, lines, is_write, wait));
+  return std::max(done, book(core, t, lines, is_write, wait, who));
 }
 
 const std::vector<StatInfo>& worklist_metrics() {

@@ -64,8 +64,13 @@ class IssueSlots {
       if (free_at_[i] < free_at_[best]) best = i;
     const Cycle start = std::max(t, free_at_[best]) + background_;
     free_at_[best] = start + count;
+    reserved_ += count;
     return start;
   }
+  // Instruction slots reserved so far (the slots the spinning warps cannot
+  // have: hwwl_machine.cpp charges their WAIT loops only the rest).
+  std::int64_t reserved() const { return reserved_; }
+  std::int32_t width() const { return static_cast<std::int32_t>(free_at_.size()); }
   // Warps spinning without events (hwwl's WAIT loops) take `slots` issue
   // slots per round of the scheduler: each reservation waits for their turns
   // (round robin among ready warps), slots / width cycles.
@@ -77,6 +82,7 @@ class IssueSlots {
  private:
   std::vector<Cycle> free_at_;
   Cycle background_ = 0;
+  std::int64_t reserved_ = 0;
 };
 
 // A warp's operator phase (SIMT): it issues the largest instruction count
@@ -101,6 +107,11 @@ struct ComputePhase {
     total = std::max(total, n);
   }
 };
+
+// Who holds a load-store queue entry: a warp's own memory instruction (the
+// operator, or a software worklist's accesses), a virtualization load
+// refilling banks, or a virtualization store spilling ids (HWWL §III-D).
+enum class Requester : std::uint8_t { OPERATOR, REFILL, SPILL };
 
 // Metrics every worklist-machine run reports (the kind metrics), in order.
 const std::vector<StatInfo>& worklist_metrics();
@@ -146,7 +157,14 @@ class WarpMachine {
   // access): the same, for a byte range.  wait = false: it takes entries the
   // caller found free now (a virtualization request), waiting for none.
   Cycle range_access(std::int32_t core, Cycle t, std::uint64_t base, std::int64_t bytes,
-                     bool is_write, bool wait = true);
+                     bool is_write, bool wait = true, Requester who = Requester::OPERATOR);
+
+  // Load-store queue use by requester (the HWWL's LSU counters, audit H4b):
+  // line requests, entry-cycles held, and cycles waited for free entries.
+  struct LsuUse {
+    std::int64_t requests = 0, entry_cycles = 0, wait_cycles = 0;
+  };
+  const LsuUse& lsu_use(Requester who) const { return lsu_use_[static_cast<std::size_t>(who)]; }
 
   // A work item was processed: resets the no-progress watchdog.
   void progress() { since_progress_ = 0; }
@@ -174,7 +192,9 @@ class WarpMachine {
  private:
   void sample();
   Cycle book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write,
-             bool wait = true);
+             bool wait = true, Requester who = Requester::OPERATOR);
+
+  std::array<LsuUse, 3> lsu_use_{};
 
   bool record_;
   Cycle sample_every_;

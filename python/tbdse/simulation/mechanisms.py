@@ -51,7 +51,7 @@ NEVER_ACTED: tuple[Mechanism, ...] = (
     Mechanism(
         "hwwl",
         "redistributions were planned but no id moved (transfers and inter_core_transfers "
-        "0; skipped_transfers counts the dropped moves: a port stayed busy, or nothing to move)",
+        "0; skipped_port_busy and skipped_nothing_to_move count the dropped moves by cause)",
         _hwwl_no_moves,
     ),
     Mechanism(
