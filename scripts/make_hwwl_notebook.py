@@ -55,7 +55,7 @@ topology-driven, data-driven (atomic-reduced pushes) and data-driven with work
 donating (Table I's LSG+W). BFS and SSSP run on a 262,144-node road-like graph;
 BH, DMR, MST and SP run tbdse's synthetic operator over their generated
 input kinds (Plummer bodies, a clustered mesh, an R-MAT graph, random 3-SAT;
-`td.workloads.lonestar_inputs`) of about 16,384 ids. Paper: the FIFO
+`td.models.hwwl.inputs`) of about 16,384 ids. Paper: the FIFO
 worklist gains 1.2x-2.8x over the better software version, the sorted one more
 "in most cases".""",
     ),

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tbdse as td
-from tbdse.workloads import lonestar_inputs as li
+from tbdse.models.hwwl import inputs as li
 
 ROME = Path(__file__).parent / "data" / "graphs" / "rome99.gr"
 N = 16384

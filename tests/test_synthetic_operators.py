@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import tbdse as td
-from tbdse.workloads.worklists import LONESTAR
+from tbdse.models.hwwl.lonestar import LONESTAR
 
 # Different processing orders: the hardware worklist under several bank sizes,
 # redistribution schemes and buffering, and the data-driven software worklist.

@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     pass
 
 
-
 def plain_text(doc: str) -> str:
     """Docstring markup as plain text: ``x`` / `x` / :func:`x` -> x."""
     doc = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", doc)

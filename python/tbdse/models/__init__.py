@@ -16,6 +16,6 @@ does (tests/test_layout.py).
   the example of Figs. 1-2.
 """
 
-from tbdse.models import blockmaestro, juggler, vgiw, wireframe
+from tbdse.models import blockmaestro, hwwl, juggler, vgiw, wireframe
 
-__all__ = ["blockmaestro", "juggler", "vgiw", "wireframe"]
+__all__ = ["blockmaestro", "hwwl", "juggler", "vgiw", "wireframe"]

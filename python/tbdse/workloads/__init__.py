@@ -50,7 +50,7 @@ from tbdse.workloads.memdesc import KernelMemory, footprint_memory, with_memory
 from tbdse.workloads.registry import EXPORTS
 from tbdse.workloads.task_file import tasks_file, tasks_from_spec
 from tbdse.workloads.tasks import Section, TaskArray, TaskBuilder, task_report
-from tbdse.workloads.worklists import bfs, graph_operator, lonestar, lonestar_names, sssp
+from tbdse.workloads.worklists import bfs, graph_operator, sssp
 
 __all__ = [
     "GENERATORS",
@@ -88,8 +88,6 @@ __all__ = [
     "independent",
     "layered_random",
     "list_generators",
-    "lonestar",
-    "lonestar_names",
     "make",
     "pairwise_barrier",
     "read_dot",
