@@ -175,3 +175,22 @@ def test_files_are_under_500_lines() -> None:
         and (n := len(path.read_text(encoding="utf-8").splitlines())) >= MAX_LINES
     }
     assert long == {}
+
+
+def test_the_modules_earlier_names_still_import_with_a_warning() -> None:
+    import importlib
+    import sys
+
+    import pytest
+
+    import tbdse
+    from tbdse._moved import MOVED
+
+    for old, new in MOVED.items():
+        sys.modules.pop(old, None)
+        with pytest.warns(DeprecationWarning, match=f"{old} is now {new}"):
+            module = importlib.import_module(old)
+        assert module is importlib.import_module(new)
+        assert module.__spec__.name == new  # still the new module's own
+        assert new in modules(), new
+    assert tbdse.store is importlib.import_module("tbdse.simulation.store")  # no warning

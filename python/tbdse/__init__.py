@@ -19,7 +19,7 @@ folders, CLI) and ``plot/``.  The short names users call stay here:
 ``td.schema`` and ``td.examples`` name those modules in their folders.
 """
 
-from tbdse import _core, models, schemes, workloads
+from tbdse import _core, _moved, models, schemes, workloads
 from tbdse._util.excerpts import show_input
 from tbdse.dse import space
 from tbdse.dse.pareto import pareto  # the function; the module is tbdse.dse.pareto
@@ -35,6 +35,7 @@ from tbdse.simulation.store import ResultsStore
 from tbdse.workloads import Kernel, Workload, cost
 
 __version__: str = _core.__version__
+_moved.install()  # the modules' earlier names keep working, with a warning
 
 __all__ = [
     "ConfigError",
