@@ -163,6 +163,18 @@ def gpu_fields_read(
     return every - _MEMORY_FIELDS
 
 
+# Read conditions the core's read_when (every condition must hold) cannot
+# state, as "read when any of these parameters is not <value>": BlockMaestro's
+# when_full acts only when a buffer can fill (blockmaestro.cpp: strict_wait_
+# applies when an allocation fails), so not when both are unbounded.
+READ_WHEN_ANY: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
+    ("blockmaestro", "when_full"): (
+        ("dependency_list_entries", "unbounded"),
+        ("parent_counter_entries", "unbounded"),
+    ),
+}
+
+
 # Parameters that were removed, with what replaced them: the unknown-parameter
 # error (and an experiment file's unknown-key error) says so.
 REPLACED_PARAMS: dict[str, str] = {
@@ -276,9 +288,13 @@ class Scheme:
         out: dict[str, Any] = {}
         for p in info(self.name)["params"]:
             name = p["name"]
-            if name in self._given or all(
-                (self.params.get(c["param"]) in c["values"]) == c["among"]
-                for c in p.get("read_when", [])
+            conds_any = READ_WHEN_ANY.get((self.name, name), ())
+            if name in self._given or (
+                all(
+                    (self.params.get(c["param"]) in c["values"]) == c["among"]
+                    for c in p.get("read_when", [])
+                )
+                and (not conds_any or any(self.params.get(k) != v for k, v in conds_any))
             ):
                 out[name] = self.params[name]
         return out

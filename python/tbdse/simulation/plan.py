@@ -37,6 +37,7 @@ from tbdse.simulation.plan_checks import (
     check_kinds,
     check_run_count,
     check_scheme_axes,
+    check_shared_only_params,
     reject_duplicates,
 )
 from tbdse.workloads.base import GENERATORS, Workload
@@ -363,6 +364,7 @@ def build_plan(
     check_gpu_axes([*schemes, *baselines], axes, traits)
     check_gpu_fields(gpus, [*schemes, *baselines], traits)
     check_scheme_axes(schemes, axes)
+    check_shared_only_params([*schemes, *baselines], axes, traits[2])
     check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}

@@ -16,6 +16,7 @@ from tbdse.machine.gpus import Gpu
 from tbdse.schemes import Scheme, gpu_fields_read, names_for_kind
 from tbdse.schemes import info as scheme_info
 from tbdse.schemes import names as scheme_names
+from tbdse.schemes.base import READ_WHEN_ANY
 from tbdse.workloads.base import Workload
 
 if TYPE_CHECKING:
@@ -87,6 +88,29 @@ def check_gpu_fields(
             )
 
 
+# Scheme parameters read only under sm_model 'shared': a condition on the GPU,
+# which the core's read_when (over the scheme's own parameters) cannot state.
+# Juggler's idle workers' issue demand reaches the SMs only through the
+# shared-SM model (Engine::add_spin, engine.hpp; nothing under 'fixed').
+SHARED_ONLY_PARAMS: dict[str, tuple[str, ...]] = {"juggler": ("spin_weight",)}
+
+
+def check_shared_only_params(schemes: Sequence[Scheme], axes: Axes, shared: bool) -> None:
+    """A parameter read only under shared SMs, set or swept where every GPU of
+    the run is 'fixed', would change nothing: refused, saying so."""
+    if shared:
+        return
+    swept = {k.name for k in axes.keys if k.target == "scheme"}
+    for s in schemes:
+        for name in SHARED_ONLY_PARAMS.get(s.name, ()):
+            if name in s._given or name in swept:
+                raise ConfigError(
+                    f"scheme '{s.name}' sets '{name}', which is read only under "
+                    "sm_model 'shared', and every GPU of the run is 'fixed', so it would "
+                    f"change nothing; set gpu.sm_model: shared (or sweep it), or drop '{name}'"
+                )
+
+
 def _condition_value(info: Mapping[str, Any], text: str) -> float:
     """A read_when value (as the core's table writes it) encoded like a user's."""
     value: Any = text
@@ -95,6 +119,28 @@ def _condition_value(info: Mapping[str, Any], text: str) -> float:
     elif info["kind"] in ("int", "float") and text not in ("unbounded", "auto"):
         value = float(text)
     return encode(info, value, "read_when")
+
+
+def read_when_text(scheme: str, name: str) -> str:
+    """When parameter ``name`` is read, in words ("" when always)."""
+    info = next(p for p in scheme_info(scheme)["params"] if p["name"] == name)
+    words = [info["read_when_text"]] if info["read_when_text"] else []
+    if (scheme, name) in READ_WHEN_ANY:
+        conds = READ_WHEN_ANY[(scheme, name)]
+        words.append(" or ".join(f"{param} is not '{value}'" for param, value in conds))
+    return " and ".join(words)
+
+
+def _any_unmet(scheme: str, name: str, values: Mapping[str, Any]) -> str | None:
+    conds = READ_WHEN_ANY.get((scheme, name))
+    if not conds:
+        return None
+    infos = {p["name"]: p for p in scheme_info(scheme)["params"]}
+    for param, value in conds:
+        have = encode(infos[param], values[param], f"scheme '{scheme}'")
+        if have != _condition_value(infos[param], value):
+            return None
+    return " and ".join(f"{param} is {values[param]!r}" for param, _ in conds)
 
 
 def unread_params(
@@ -113,6 +159,9 @@ def unread_params(
             if among != cond["among"]:
                 out.append((name, f"{cond['param']} is {values[cond['param']]!r}"))
                 break
+        else:
+            if (why := _any_unmet(scheme, name, values)) is not None:
+                out.append((name, why))
     return out
 
 
@@ -121,7 +170,11 @@ def watched_params(s: Scheme, swept: set[str]) -> list[str]:
     whose condition a swept one decides is read at some points, and repeats no
     run where it is not: allowed.)"""
     infos = scheme_info(s.name)["params"]
-    return [p["name"] for p in infos if p["read_when"] and p["name"] in swept]
+    return [
+        p["name"]
+        for p in infos
+        if (p["read_when"] or (s.name, p["name"]) in READ_WHEN_ANY) and p["name"] in swept
+    ]
 
 
 def refuse_unread(s: Scheme, point: Mapping[str, Any], where: str) -> None:
@@ -134,13 +187,12 @@ def refuse_unread(s: Scheme, point: Mapping[str, Any], where: str) -> None:
     if not unread:
         return
     name, why = unread[0]
-    conditions = next(p for p in scheme_info(s.name)["params"] if p["name"] == name)
     shown = ", ".join(f"{k}={v!r}" for k, v in point.items())
     every = [p["name"] for p in scheme_info(s.name)["params"]]
     reads = [n for n in every if not unread_params(s.name, values, [n])]
     raise ConfigError(
         f"{where} sets '{name}' for scheme '{s.name}' where it is not read: '{name}' is read only "
-        f"when {conditions['read_when_text']}, and at the point ({shown}) {why}, so those runs "
+        f"when {read_when_text(s.name, name)}, and at the point ({shown}) {why}, so those runs "
         f"would repeat each other; sweep '{name}' only with schemes and points where it is read "
         f"(docs/experiments.md, \"Parameters a run does not read\"); scheme '{s.name}' reads "
         f"there: {', '.join(reads)}"
@@ -148,7 +200,15 @@ def refuse_unread(s: Scheme, point: Mapping[str, Any], where: str) -> None:
 
 
 def check_scheme_axes(schemes: Sequence[Scheme], axes: Axes) -> None:
-    """Every scheme axis is read at every point of every scheme that has it."""
+    """Every scheme axis is read at every point of every scheme that has it,
+    and every parameter given under a READ_WHEN_ANY condition (the core
+    checks its own conditions when a Scheme is made) is read at some point."""
+    swept = {k.name for k in axes.keys if k.target == "scheme"}
+    for s in schemes:
+        for name in s._given:
+            conds = READ_WHEN_ANY.get((s.name, name), ())
+            if conds and not swept & {param for param, _ in conds}:
+                refuse_unread(s, {name: s.params[name]}, "the run")
     for s in schemes:
         cols = [j for j in axes.columns("scheme") if axes.keys[j].name in s.params]
         if not cols or not watched_params(s, {axes.keys[j].name for j in cols}):
