@@ -46,7 +46,7 @@ def read_scheme(name: str, **params: Any) -> td.Scheme:
     """Scheme ``name`` with ``params``, less those the others leave unread
     (level_bound under LRR, ...): property tests draw every knob, and tbdse
     refuses a knob set where the run does not read it (issue 29)."""
-    from tbdse.simulation.plan import unread_params
+    from tbdse.simulation.plan_checks import unread_params
 
     values = {p["name"]: p["default"] for p in td.schemes.info(name)["params"]}
     values.update(params)

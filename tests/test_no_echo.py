@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import tbdse as td
+from tbdse._util.excerpts import showing_input
 
 W = td.workloads
 G = td.workloads.graphs
@@ -96,9 +97,9 @@ def test_gzip_input_quotes_nothing(tmp_path: Path) -> None:
 def test_show_input_is_restored() -> None:
     with td.show_input():
         with td.show_input(False):
-            assert not td._inputs.showing_input()
-        assert td._inputs.showing_input()
-    assert not td._inputs.showing_input()
+            assert not showing_input()
+        assert showing_input()
+    assert not showing_input()
 
 
 def _tbdse(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

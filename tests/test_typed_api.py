@@ -27,7 +27,7 @@ def _generator_script():  # type: ignore[no-untyped-def]
 
 def test_checked_in_scheme_classes_are_what_the_script_writes() -> None:
     script = _generator_script()
-    text = (ROOT / "python" / "tbdse" / "_scheme_classes.py").read_text(encoding="utf-8")
+    text = (ROOT / "python" / "tbdse" / "schemes" / "_classes.py").read_text(encoding="utf-8")
     assert text == script.formatted(script.render()), (
         "python/tbdse/schemes/_classes.py is stale: run scripts/make_scheme_classes.py"
     )
