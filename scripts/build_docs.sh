@@ -8,6 +8,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PY="${TBDSE_PY:-$ROOT/.venv/bin/python}"
 OUT="${1:-$ROOT/build/api}"
 "$PY" -m pdoc --docformat google -o "$OUT" \
-  tbdse tbdse.simulation.results tbdse.errors tbdse.plot tbdse.experiment tbdse.simulation.store \
-  tbdse.simulation.executors tbdse.experiment.schema tbdse.experiment.examples tbdse.experiment.cli  # (the rest is found from tbdse)
+  tbdse tbdse.errors tbdse.plot tbdse.experiment tbdse.simulation tbdse.io tbdse.dse \
+  tbdse.machine tbdse.workloads.cost tbdse.schemes.policies tbdse.experiment.schema \
+  tbdse.experiment.examples tbdse.experiment.cli  # what tbdse.__all__ does not reach
 echo "API reference: $OUT/index.html"

@@ -29,8 +29,18 @@ def test_the_api_reference_builds(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Warn" not in done.stderr, done.stderr
-    pages = {p.name for p in (tmp_path / "tbdse").glob("*.html")}
-    for module in ("plot", "experiment", "store", "space", "schemes", "results", "executors"):
-        assert f"{module}.html" in pages, sorted(pages)
+    pages = {str(p.relative_to(tmp_path)) for p in (tmp_path / "tbdse").rglob("*.html")}
+    for module in (
+        "plot",
+        "experiment",
+        "simulation/store",
+        "dse/space",
+        "schemes",
+        "simulation/results",
+        "simulation/executors",
+        "models/juggler",
+        "io/dot",
+    ):
+        assert f"tbdse/{module}.html" in pages, sorted(pages)
     top = (tmp_path / "tbdse.html").read_text()
     assert "Simulate every combination and return one tidy row per run" in top  # sweep()
