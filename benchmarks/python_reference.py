@@ -44,7 +44,8 @@ import numpy as np
 import simpy
 
 import tbdse as td
-from tbdse.simulation.plan import Axes, build_plan, namespaces
+from tbdse.simulation.axes import Axes, namespaces
+from tbdse.simulation.plan import build_plan
 
 TARGET_HEAPQ = 20.0
 TARGET_SIMPY = 100.0

@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 
 import tbdse as td
-from tbdse.simulation.plan import Axes, build_plan, namespaces
+from tbdse.simulation.axes import Axes, namespaces
+from tbdse.simulation.plan import build_plan
 from tbdse.simulation.results import build_frame
 
 TARGET_US_PER_RUN = 20.0

@@ -59,7 +59,8 @@ def test_infeasible_runs_are_never_simulated(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_core_validate_collects_errors() -> None:
-    from tbdse.simulation.plan import Axes, build_plan, namespaces
+    from tbdse.simulation.axes import Axes, namespaces
+    from tbdse.simulation.plan import build_plan
 
     schemes = [td.schemes.Wireframe()]
     workloads = [WORKLOAD]

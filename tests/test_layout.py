@@ -3,14 +3,14 @@ package"), checked from the imports themselves (the standard library's ast):
 no import circle, no generic module that imports a per-paper module from
 ``tbdse.models``, every file under 500 lines but the generated ones.
 
-An import counts wherever it is written (module level or inside a function:
-both make the module depend on the other at run time), except under ``if
-TYPE_CHECKING:``, which only the type checker runs."""
+An import counts wherever it is written: at module level, inside a function
+(a run-time dependency too) and under ``if TYPE_CHECKING:`` (a dependency of
+the code's meaning; where two modules need each other's types, one of them
+states what it needs as a Protocol instead)."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "tbdse"
@@ -32,23 +32,6 @@ def modules() -> dict[str, Path]:
     return {**found, **{module_name(p): p for p in PACKAGE.rglob("*.pyi")}}
 
 
-def _type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node, leaving out the bodies of ``if TYPE_CHECKING:``."""
-    for child in ast.iter_child_nodes(tree):
-        if isinstance(child, ast.If) and _type_checking(child):
-            yield from (n for orelse in child.orelse for n in [orelse, *_nodes(orelse)])
-            continue
-        yield child
-        yield from _nodes(child)
-
-
 def _known(name: str, known: dict[str, Path]) -> str | None:
     """The longest prefix of dotted ``name`` that is a module of the package."""
     parts = name.split(".")
@@ -65,7 +48,7 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     is_package = path.name == "__init__.py"
     if path.suffix == ".pyi":
         return out
-    for node in _nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -130,9 +113,9 @@ def is_paper(name: str) -> bool:
     return name == "tbdse.models" or name.startswith("tbdse.models.")
 
 
-def test_the_checker_sees_circles_and_type_checking_imports(tmp_path: Path) -> None:
-    # The checks below can fail: a circle is found, an import under
-    # TYPE_CHECKING is not an edge, a function's import is.
+def test_the_checker_sees_circles_and_every_import(tmp_path: Path) -> None:
+    # The checks below can fail: a circle is found, and an import under
+    # TYPE_CHECKING or inside a function is an edge.
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     src = tmp_path / "tbdse" / "m.py"
     src.parent.mkdir()
@@ -142,7 +125,7 @@ def test_the_checker_sees_circles_and_type_checking_imports(tmp_path: Path) -> N
         "def f():\n    from tbdse.b import y\n"
     )
     known = {"tbdse.a": src, "tbdse.b": src, "tbdse.m": src}
-    assert imports("tbdse.m", src, known) == {"tbdse.b"}
+    assert imports("tbdse.m", src, known) == {"tbdse.a", "tbdse.b"}
 
 
 def test_no_import_circle() -> None:

@@ -40,7 +40,8 @@ from tbdse._util.params import suggest
 from tbdse.errors import ConfigError, SweepInterrupted
 from tbdse.schemes import Scheme, as_scheme, info
 from tbdse.simulation.arguments import GpuArg, SchemeArg, listify, normalise
-from tbdse.simulation.plan import Axes, _value_identity, build_plan, namespaces
+from tbdse.simulation.axes import Axes, _value_identity, namespaces
+from tbdse.simulation.plan import build_plan
 from tbdse.simulation.runner import Runner
 from tbdse.simulation.store import ResultsStore
 from tbdse.workloads.base import Workload

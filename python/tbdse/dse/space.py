@@ -39,7 +39,7 @@ from tbdse._util.checks import flag, plain, real, whole
 from tbdse._util.excerpts import excerpt
 from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
-from tbdse.simulation.plan import _value_identity
+from tbdse.simulation.axes import _value_identity
 
 __all__ = [
     "METHODS",

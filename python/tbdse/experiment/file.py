@@ -24,7 +24,8 @@ from tbdse.experiment.spec import Experiment
 from tbdse.io.yamlio import Located, Problems
 from tbdse.machine.gpus import Gpu, as_gpu
 from tbdse.schemes import Scheme, as_scheme
-from tbdse.simulation.plan import MAX_REPLICATES, axis_values, namespaces, resolve_key
+from tbdse.simulation.axes import axis_values, namespaces, resolve_key
+from tbdse.simulation.plan import MAX_REPLICATES
 from tbdse.simulation.runner import Runner, check_timeout
 from tbdse.workloads import GENERATORS, Kernel, Workload, make
 from tbdse.workloads import cost as cost_mod

@@ -19,7 +19,8 @@ from tbdse.io import inputs as _inputs
 from tbdse.io.files import write_text
 from tbdse.machine.gpus import Gpu
 from tbdse.schemes import Scheme
-from tbdse.simulation.plan import Axes, Plan, build_plan, namespaces
+from tbdse.simulation.axes import Axes, namespaces
+from tbdse.simulation.plan import Plan, build_plan
 from tbdse.simulation.result import Result
 from tbdse.simulation.runner import Runner
 from tbdse.workloads import Workload

@@ -20,7 +20,7 @@ import math
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 import numpy as np
 import pandas as pd
@@ -30,7 +30,32 @@ from tbdse.errors import ConfigError
 from tbdse.io.files import atomic_write, require_replaceable
 
 if TYPE_CHECKING:
-    from tbdse.simulation.result import Result
+    from tbdse.machine.gpus import Gpu
+    from tbdse.schemes import Scheme
+    from tbdse.workloads.base import Workload
+
+
+class Result(Protocol):
+    """What the export reads of a tbdse.Result (whose to_perfetto calls it):
+    described here, so that this module does not import the simulation's."""
+
+    gpu: Gpu
+    scheme: Scheme
+    workload: Workload
+
+    @property
+    def config_hash(self) -> str: ...
+
+    @property
+    def has_makespan(self) -> bool: ...
+
+    @property
+    def makespan_cycles(self) -> int: ...
+
+    def timeline(self) -> pd.DataFrame: ...
+
+    def trace(self) -> pd.DataFrame: ...
+
 
 __all__ = ["MAX_EVENTS", "tb_counters", "write_perfetto"]
 

@@ -26,8 +26,8 @@ import math
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -36,7 +36,6 @@ from tbdse.errors import ConfigError, SimulationError
 
 if TYPE_CHECKING:
     from tbdse.simulation.plan import Plan
-    from tbdse.simulation.runner import Runner
 
 __all__ = ["as_client", "check_executor", "run_chunk"]
 
@@ -48,6 +47,19 @@ CONNECT_TIMEOUT = "20s"  # how long to try reaching a scheduler given by address
 _cores: OrderedDict[str, _core.Sweep] = OrderedDict()
 _cores_lock = threading.Lock()
 _CORES_KEPT = 4  # plans a worker keeps built, most recent first
+
+
+class Runner(Protocol):
+    """What a distributed run needs of tbdse.simulation.runner.Runner (which
+    calls run_distributed): described here, so that neither module imports
+    the other's."""
+
+    plan: Plan
+    done: np.ndarray
+    threads: int
+    timeout_s: float | None
+
+    def finish_chunk(self, chunk: np.ndarray, res: Mapping[str, Any]) -> None: ...
 
 
 def check_executor(executor: Any) -> None:

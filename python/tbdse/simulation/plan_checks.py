@@ -5,7 +5,7 @@ what is read), the run count's memory, duplicate runs."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -17,11 +17,8 @@ from tbdse.schemes import Scheme, gpu_fields_read, names_for_kind
 from tbdse.schemes import info as scheme_info
 from tbdse.schemes import names as scheme_names
 from tbdse.schemes.base import READ_WHEN_ANY
+from tbdse.simulation.axes import Axes
 from tbdse.workloads.base import Workload
-
-if TYPE_CHECKING:
-    from tbdse.simulation.plan import Axes
-
 
 MAX_REPLICATES = 2**31 - 1  # replicate numbers travel to the core as int32
 # Memory a run costs outside its simulation: its row in the run table, in the

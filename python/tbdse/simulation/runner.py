@@ -34,7 +34,8 @@ from tbdse.simulation.arguments import (
     normalise,
     serial_policies,
 )
-from tbdse.simulation.plan import MAX_REPLICATES, Axes, Plan, build_plan, namespaces
+from tbdse.simulation.axes import Axes, namespaces
+from tbdse.simulation.plan import MAX_REPLICATES, Plan, build_plan
 from tbdse.simulation.result import Result
 from tbdse.simulation.results import build_frame
 from tbdse.simulation.store import ResultsStore, build_id, key_frame

@@ -75,8 +75,11 @@ class Workload:
         # Optional per-task data footprints (tbdse.workloads.DataFootprints).
         self.data = data
         # The KernelMemory description(s) td.workloads.with_memory built the
-        # footprints from: a regenerated workload (with_params) is described again.
+        # footprints from, and that function: a regenerated workload
+        # (with_params) is described again (memdesc imports this module, not
+        # the other way round).
         self.memory: Any = None
+        self.memory_builder: Callable[[Workload, Any], Workload] | None = None
         if data is not None:
             if graph is None:
                 raise ConfigError(f"workload '{name}': data footprints need a task graph")
@@ -226,10 +229,8 @@ class Workload:
             made = gen.func(**params, cost=self.chosen_cost, kernels=self.chosen_kernels)
         else:  # a model input's generator takes no cost model or kernels
             made = gen.func(**params)
-        if self.memory is not None:  # its footprints came from a description: build them again
-            from tbdse.workloads.memdesc import with_memory
-
-            made = with_memory(made, self.memory)
+        if self.memory_builder is not None:  # footprints from a description: build them again
+            made = self.memory_builder(made, self.memory)
         return made._copy(name=self.name) if self.name != gen.default_name(self.params) else made
 
     def _copy(self, **changes: Any) -> Workload:
@@ -252,7 +253,7 @@ class Workload:
         if "kernels" not in changes:
             made.chosen_kernels = self.chosen_kernels
         if "data" not in changes:
-            made.memory = self.memory
+            made.memory, made.memory_builder = self.memory, self.memory_builder
         return made
 
     # -- what the core needs ------------------------------------------------------------

@@ -40,18 +40,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from tbdse._util.checks import real, whole
 from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
+from tbdse.workloads.base import Workload
 from tbdse.workloads.footprints import DataFootprints
 from tbdse.workloads.kernel import Kernel
-
-if TYPE_CHECKING:  # base imports this module to rebuild a workload's footprints
-    from tbdse.workloads.base import Workload
 
 __all__ = ["KernelMemory", "footprint_memory", "with_memory"]
 
@@ -271,7 +269,7 @@ def with_memory(workload: Workload, memory: KernelMemory | Mapping[str, KernelMe
         k if m is None else m.kernel(k) for k, m in zip(workload.kernels, per_kernel, strict=True)
     ]
     made = workload.with_kernels(kernels).with_data(data)
-    made.memory = memory
+    made.memory, made.memory_builder = memory, with_memory
     return made
 
 

@@ -9,14 +9,11 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from tbdse._util.checks import flag, real, text, whole
 from tbdse._util.excerpts import excerpt
 from tbdse.errors import ConfigError
-
-if TYPE_CHECKING:
-    from tbdse.workloads.base import Workload
 
 __all__ = ["EXPORTS", "GENERATORS", "Generator", "export", "generator", "generator_names"]
 
@@ -26,7 +23,7 @@ class Generator:
     """A registered workload generator: its function and documented parameters."""
 
     name: str
-    func: Callable[..., Workload]
+    func: Callable[..., Any]  # returns a tbdse.workloads.base.Workload (which imports this)
     doc: str
     params: Mapping[str, inspect.Parameter]
     naming: Callable[[Mapping[str, Any]], str] | None = None
@@ -72,7 +69,7 @@ GENERATORS: dict[str, Generator] = {}
 _COMMON = {"cost", "kernels", "kernel", "name"}
 
 
-_F = TypeVar("_F", bound=Callable[..., "Workload"])
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def generator(
@@ -89,7 +86,7 @@ def generator(
         doc = (func.__doc__ or "").strip().splitlines()[0] if func.__doc__ else ""
 
         @functools.wraps(func)
-        def checked(*args: Any, **kwargs: Any) -> Workload:
+        def checked(*args: Any, **kwargs: Any) -> Any:
             """Calls ``func`` with every generator parameter checked and converted."""
             try:
                 bound = sig.bind(*args, **kwargs)
