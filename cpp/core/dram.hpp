@@ -65,9 +65,8 @@ class Dram {
   };
   Cycle done_at(double end) const {  // ceil(end - 1e-9) + latency, without a libm call
     const double x = end - 1e-9;
-    auto c = static_cast<Cycle>(x);
-    if (static_cast<double>(c) < x) ++c;
-    return c + latency_;
+    const auto c = static_cast<Cycle>(x);  // truncated, then up if it was below
+    return c + static_cast<Cycle>(static_cast<double>(c) < x) + latency_;
   }
   Cycle transfer_on(std::size_t channel, Cycle cycle, bool is_write);
   void queue_write(std::size_t channel, double cycle);
