@@ -4,73 +4,32 @@
 
 namespace tbdse {
 
-namespace {
-constexpr double kTouch = 1e-9;  // spans closer than this touch (DRAM sector times are fractional)
-}
-
-std::size_t Calendar::first_after(double at) const {
-  // Spans are disjoint and sorted, so their ends are sorted too.  The search
-  // gallops out from the previous booking's index: a footprint's requests
-  // come a cycle apart, so they land near one another.
-  const auto ends_after = [&](std::size_t i) { return spans_[i].end > at; };
-  std::size_t lo = head_, hi = spans_.size();  // the answer lies in [lo, hi]
-  const std::size_t h = std::clamp(hint_, head_, spans_.size());
-  if (h == spans_.size() || ends_after(h)) {  // the answer is h or before: gallop left
-    hi = h;
-    for (std::size_t step = 1; hi - lo >= step; step *= 2) {
-      if (!ends_after(hi - step)) {
-        lo = hi - step + 1;
-        break;
-      }
-      hi -= step;
-    }
-  } else {  // after h: gallop right
-    lo = h + 1;
-    for (std::size_t step = 1; hi - lo >= step; step *= 2) {
-      if (ends_after(lo + step - 1)) {
-        hi = lo + step - 1;
-        break;
-      }
-      lo += step;
-    }
+std::size_t Calendar::search_after(double at) const {
+  // Spans are disjoint and sorted, so their ends are sorted too: a binary
+  // search whose step is a conditional move (no branch to mispredict).
+  const std::size_t n = spans_.size();
+  const Span* base = spans_.data() + head_;
+  std::size_t len = n - head_;
+  if (len == 0) return n;
+  while (len > 1) {  // the answer lies in [base, base + len]
+    const std::size_t half = len / 2;
+    base = base[half].end > at ? base : base + half;
+    len -= half;
   }
-  const auto it = std::partition_point(spans_.begin() + static_cast<std::ptrdiff_t>(lo),
-                                       spans_.begin() + static_cast<std::ptrdiff_t>(hi),
-                                       [&](const Span& s) { return !(s.end > at); });
-  return static_cast<std::size_t>(it - spans_.begin());
+  return static_cast<std::size_t>(base - spans_.data()) + (base->end > at ? 0 : 1);
 }
 
-Calendar::Slot Calendar::find(double at) const {
-  Slot slot{at, first_after(at)};
-  for (; slot.before < spans_.size(); ++slot.before) {  // every gap fits a slot: at most two steps
-    if (spans_[slot.before].start - slot.start >= slot_ - kTouch) break;  // fits before this span
-    slot.start = std::max(slot.start, spans_[slot.before].end);
-  }
-  return slot;
-}
-
-double Calendar::earliest(double at) const { return find(at).start; }
-
-double Calendar::book(double at) {
-  const auto [start, i] = find(at);
-  const double end = start + slot_;
-  // A gap left shorter than a slot can take no request: it joins the span.
-  const bool has_prev = i > head_;
-  const bool joins_prev = has_prev && start - spans_[i - 1].end < slot_ - kTouch;
-  const bool joins_next = i < spans_.size() && spans_[i].start - end < slot_ - kTouch;
-  hint_ = i;
+void Calendar::reshape(const Slot& slot, double end, bool joins_prev) {
+  const std::size_t i = slot.before;
   const auto at_i = spans_.begin() + static_cast<std::ptrdiff_t>(i);
-  if (joins_prev && joins_next) {
+  if (joins_prev) {  // and the next: the two spans become one
     spans_[i - 1].end = spans_[i].end;
     spans_.erase(at_i);
-  } else if (joins_prev) {
-    spans_[i - 1].end = end;
-  } else if (joins_next) {
-    spans_[i].start = start;
+    hint_ = i - 1;
   } else {
-    spans_.insert(at_i, Span{start, end});
+    spans_.insert(at_i, Span{slot.start, end});
+    hint_ = i;
   }
-  return start;
 }
 
 void Calendar::prune(double horizon) {

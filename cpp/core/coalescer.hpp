@@ -40,12 +40,16 @@ struct CoalescedWarp {
 template <class F>
 void for_each_line(std::uint64_t base, std::int64_t bytes, F f) {
   const std::uint64_t end = base + static_cast<std::uint64_t>(bytes < 1 ? 1 : bytes);
-  for (std::uint64_t line = base >> kLineShift; (line << kLineShift) < end; ++line) {
+  const std::uint64_t first = base >> kLineShift, last = (end - 1) >> kLineShift;
+  const auto span = [&](std::uint64_t line) {  // the range's part of `line`
     const std::uint64_t lo = base > (line << kLineShift) ? base : line << kLineShift;
     const std::uint64_t hi = end < ((line + 1) << kLineShift) ? end : (line + 1) << kLineShift;
-    f(line, sector_span(static_cast<std::int64_t>(lo & (kLineBytes - 1)),
-                        static_cast<std::int64_t>(hi - lo)));
-  }
+    return sector_span(static_cast<std::int64_t>(lo & (kLineBytes - 1)),
+                       static_cast<std::int64_t>(hi - lo));
+  };
+  f(first, span(first));
+  for (std::uint64_t line = first + 1; line < last; ++line) f(line, kAllSectors);  // whole lines
+  if (last > first) f(last, span(last));
 }
 
 // `addresses[t]` for each thread t whose bit is set in `active`; each thread

@@ -11,7 +11,8 @@ namespace tbdse {
 
 Dram::Dram(std::int64_t channels, double bytes_per_cycle, Cycle latency, Booking booking,
            std::int64_t write_queue)
-    : sector_cycles_(static_cast<double>(kSectorBytes) / bytes_per_cycle),
+    : channel_mod_(static_cast<std::uint64_t>(std::max<std::int64_t>(channels, 1))),
+      sector_cycles_(static_cast<double>(kSectorBytes) / bytes_per_cycle),
       latency_(latency),
       booking_(booking),
       write_queue_(static_cast<std::size_t>(std::max<std::int64_t>(write_queue, 0))) {
@@ -30,12 +31,34 @@ Dram::Dram(std::int64_t channels, double bytes_per_cycle, Cycle latency, Booking
   }
 }
 
-Cycle Dram::done_at(double end) const {
-  return static_cast<Cycle>(std::ceil(end - 1e-9)) + latency_;
+Cycle Dram::transfer(std::uint64_t address, Cycle cycle, bool is_write) {
+  return transfer_on(static_cast<std::size_t>(channel_of(address)), cycle, is_write);
 }
 
-Cycle Dram::transfer(std::uint64_t address, Cycle cycle, bool is_write) {
-  const auto c = static_cast<std::size_t>(channel_of(address));
+Cycle Dram::transfer_line(std::uint64_t line_address, std::uint8_t sectors, Cycle cycle,
+                          bool is_write) {
+  // transfer() per sector, with the channel and the booking mode found once.
+  const auto c = static_cast<std::size_t>(channel_of(line_address));
+  const int n = sector_count(sectors);
+  (is_write ? write_bytes_ : read_bytes_) += n * kSectorBytes;
+  const double at = static_cast<double>(cycle);
+  Cycle done = cycle;
+  if (booking_ == Booking::in_order) {
+    double& free = channels_[c];
+    for (int k = 0; k < n; ++k) {
+      free = std::max(free, at) + sector_cycles_;
+      done = std::max(done, done_at(free));
+    }
+  } else if (is_write && write_queue_ > 0) {
+    for (int k = 0; k < n; ++k) queue_write(c, at);
+  } else {
+    Calendar& cal = calendars_[c];
+    for (int k = 0; k < n; ++k) done = std::max(done, done_at(cal.book(at) + sector_cycles_));
+  }
+  return done;
+}
+
+Cycle Dram::transfer_on(std::size_t c, Cycle cycle, bool is_write) {
   (is_write ? write_bytes_ : read_bytes_) += kSectorBytes;
   const double at = static_cast<double>(cycle);
   if (booking_ == Booking::in_order) {
@@ -54,10 +77,12 @@ void Dram::queue_write(std::size_t channel, double cycle) {
   WriteQueue& q = writes_[channel];
   if (q.size == write_queue_) {  // full: the oldest goes now, like a read
     calendars_[channel].book(q.arrivals[q.head]);
-    q.head = (q.head + 1) % write_queue_;
+    if (++q.head == write_queue_) q.head = 0;
     --q.size;
   }
-  q.arrivals[(q.head + q.size) % write_queue_] = cycle;
+  std::size_t tail = q.head + q.size;  // a ring: no division per write
+  if (tail >= write_queue_) tail -= write_queue_;
+  q.arrivals[tail] = cycle;
   ++q.size;
 }
 
@@ -69,11 +94,8 @@ void Dram::advance(Cycle horizon) {
     Calendar& cal = calendars_[c];
     if (!writes_.empty()) {  // queued writes take idle slots wholly behind the horizon
       WriteQueue& q = writes_[c];
-      while (q.size > 0) {
-        const double at = q.arrivals[q.head];
-        if (cal.earliest(at) + sector_cycles_ > h) break;
-        cal.book(at);
-        q.head = (q.head + 1) % write_queue_;
+      while (q.size > 0 && cal.book_ending_by(q.arrivals[q.head], h)) {
+        if (++q.head == write_queue_) q.head = 0;
         --q.size;
       }
     }

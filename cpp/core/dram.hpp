@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "calendar.hpp"
+#include "fast_mod.hpp"
 #include "types.hpp"
 
 namespace tbdse {
@@ -35,12 +36,17 @@ class Dram {
   std::int64_t channel_of(std::uint64_t address) const {
     std::uint64_t x = (address >> 8) * 0x9E3779B97F4A7C15ull;
     x ^= x >> 32;
-    return static_cast<std::int64_t>(x % channels_.size());
+    return static_cast<std::int64_t>(channel_mod_(x));
   }
 
   // One 32-byte sector read or written at `address`, arriving at `cycle`;
   // returns when its data is there (a queued write: when it was queued).
   Cycle transfer(std::uint64_t address, Cycle cycle, bool is_write);
+  // The sectors in `sectors` (a 4-bit mask) of the 128-byte line at
+  // `line_address`, lowest first, each as transfer() does it (a line lies
+  // in one channel); returns the latest completion (`cycle` if none).
+  Cycle transfer_line(std::uint64_t line_address, std::uint8_t sectors, Cycle cycle,
+                      bool is_write);
 
   // No transfer arrives before `horizon` from now on (gap_filling: queued
   // writes drain into idle slots before it, bookings behind it are dropped).
@@ -57,9 +63,15 @@ class Dram {
     std::vector<double> arrivals;  // ring of write_queue_ entries
     std::size_t head = 0, size = 0;
   };
-  Cycle done_at(double end) const;
+  Cycle done_at(double end) const {  // ceil(end - 1e-9) + latency, without a libm call
+    const double x = end - 1e-9;
+    const auto c = static_cast<Cycle>(x);  // truncated, then up if it was below
+    return c + static_cast<Cycle>(static_cast<double>(c) < x) + latency_;
+  }
+  Cycle transfer_on(std::size_t channel, Cycle cycle, bool is_write);
   void queue_write(std::size_t channel, double cycle);
 
+  FastMod channel_mod_;           // % the number of channels
   std::vector<double> channels_;  // in_order, per channel: when it is next free
   std::vector<Calendar> calendars_;  // gap_filling, per channel
   std::vector<WriteQueue> writes_;   // gap_filling with a write queue, per channel

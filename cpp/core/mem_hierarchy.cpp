@@ -44,6 +44,7 @@ MemoryConfig memory_config(const GpuConfig& gpu) {
 
 MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config)
     : config_(config),
+      bank_mod_(static_cast<std::uint64_t>(std::max<std::int64_t>(config.l2_banks, 1))),
       dram_(config.dram_channels, config.dram_bytes_per_cycle, config.dram_latency,
             config.booking, config.dram_write_queue) {
   if (config.sms < 1 || config.l1_mshrs < 1 || config.l2_banks < 1 || config.l1_hit_cycles < 0 ||
@@ -57,13 +58,13 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config)
   for (std::int64_t b = 0; b < config.l2_banks; ++b) l2_.emplace_back(config.l2_sets, config.l2_ways);
   l2_port_.assign(static_cast<std::size_t>(config.l2_banks), 0);
   if (config.booking == Booking::gap_filling)
-    l2_calendar_.assign(static_cast<std::size_t>(config.l2_banks), Calendar(1.0));
+    l2_calendar_.assign(static_cast<std::size_t>(config.l2_banks), UnitCalendar());
   samples_.reserve(4096);
 }
 
 void MemoryHierarchy::advance(Cycle horizon) {
   if (config_.booking != Booking::gap_filling) return;
-  for (Calendar& c : l2_calendar_) c.prune(static_cast<double>(horizon));
+  for (UnitCalendar& c : l2_calendar_) c.prune(horizon);
   dram_.advance(horizon);
 }
 
@@ -76,7 +77,7 @@ const MemoryStats& MemoryHierarchy::stats() const {
 std::int64_t MemoryHierarchy::bank_of(std::uint64_t line) const {
   std::uint64_t x = line * 0xC2B2AE3D27D4EB4Full;
   x ^= x >> 31;
-  return static_cast<std::int64_t>(x % static_cast<std::uint64_t>(config_.l2_banks));
+  return static_cast<std::int64_t>(bank_mod_(x));
 }
 
 void MemoryHierarchy::sample_until(Cycle cycle) {
@@ -211,8 +212,7 @@ Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t s
   const std::int64_t b = bank_of(line);
   Cycle at = cycle;
   if (config_.booking == Booking::gap_filling) {
-    at = static_cast<Cycle>(l2_calendar_[static_cast<std::size_t>(b)].book(
-        static_cast<double>(cycle)));
+    at = l2_calendar_[static_cast<std::size_t>(b)].book(cycle);
   } else {
     Cycle& port = l2_port_[static_cast<std::size_t>(b)];
     at = std::max(cycle, port);
@@ -224,8 +224,7 @@ Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t s
   const Cycle hit = at + config_.l2_hit_cycles;
   std::int64_t slot = l2.find(line, true);
   auto write_back = [&](const SectorCache::Evicted& gone) {
-    for (int s = 0; s < kSectorsPerLine; ++s)
-      if (gone.dirty >> s & 1) dram_.transfer((gone.line << kLineShift) + (s << kSectorShift), at, true);
+    if (gone.dirty) dram_.transfer_line(gone.line << kLineShift, gone.dirty, at, true);
   };
   if (is_write) {
     stats_.l2_writes += sector_count(sectors);
@@ -239,8 +238,7 @@ Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t s
       l2.state(slot).dirty |= sectors;
     } else {
       if (slot >= 0) l2.state(slot).valid |= sectors;
-      for (int s = 0; s < kSectorsPerLine; ++s)
-        if (sectors >> s & 1) dram_.transfer(address + (s << kSectorShift), at, true);
+      dram_.transfer_line(address, sectors, at, true);
     }
     return hit;
   }
@@ -251,10 +249,7 @@ Cycle MemoryHierarchy::l2_access(Cycle cycle, std::uint64_t line, std::uint8_t s
   Cycle done = hit;
   if (present) done = std::max(done, l2.state(slot).ready + config_.l2_hit_cycles);
   if (!missing) return done;
-  Cycle fetched = at;
-  for (int s = 0; s < kSectorsPerLine; ++s)
-    if (missing >> s & 1)
-      fetched = std::max(fetched, dram_.transfer(address + (s << kSectorShift), at, false));
+  const Cycle fetched = dram_.transfer_line(address, missing, at, false);
   if (slot < 0) {
     SectorCache::Evicted gone;
     slot = l2.install(line, gone);

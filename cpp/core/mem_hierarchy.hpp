@@ -23,9 +23,11 @@
 
 #include "coalescer.hpp"
 #include "dram.hpp"
+#include "fast_mod.hpp"
 #include "gpu.hpp"
 #include "mshr_file.hpp"
 #include "sector_cache.hpp"
+#include "unit_calendar.hpp"
 
 namespace tbdse {
 
@@ -149,12 +151,13 @@ class MemoryHierarchy {
   std::int64_t bank_of(std::uint64_t line) const;
 
   MemoryConfig config_;
+  FastMod bank_mod_;  // % l2_banks
   std::vector<SectorCache> l1_;
   std::vector<Cycle> l1_port_;    // per SM: when its L1 takes the next line request
   std::vector<MshrFile> mshrs_;   // per SM
   std::vector<SectorCache> l2_;   // per bank
   std::vector<Cycle> l2_port_;    // per bank (in_order)
-  std::vector<Calendar> l2_calendar_;  // per bank (gap_filling)
+  std::vector<UnitCalendar> l2_calendar_;  // per bank (gap_filling)
   Dram dram_;
   mutable MemoryStats stats_;
   std::vector<double> samples_;

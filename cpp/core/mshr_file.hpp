@@ -31,7 +31,7 @@ class MshrFile {
   std::size_t choose(Cycle at) const {
     const Cycle threshold = std::max(at, tree_[1]);  // some leaf is <= it
     std::size_t k = 1;
-    while (k < leaves_) k = tree_[2 * k] <= threshold ? 2 * k : 2 * k + 1;
+    while (k < leaves_) k = 2 * k + (tree_[2 * k] <= threshold ? 0 : 1);
     return k - leaves_;
   }
   std::uint64_t line(std::size_t i) const { return lines_[i]; }
@@ -40,7 +40,11 @@ class MshrFile {
   void set_ready(std::size_t i, Cycle ready) {
     std::size_t k = leaves_ + i;
     tree_[k] = ready;
-    for (k /= 2; k >= 1; k /= 2) tree_[k] = std::min(tree_[2 * k], tree_[2 * k + 1]);
+    for (k /= 2; k >= 1; k /= 2) {
+      const Cycle least = std::min(tree_[2 * k], tree_[2 * k + 1]);
+      if (tree_[k] == least) break;  // unchanged: so are the nodes above
+      tree_[k] = least;
+    }
   }
 
  private:

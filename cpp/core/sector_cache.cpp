@@ -18,16 +18,19 @@ SectorCache::SectorCache(std::int64_t sets, std::int64_t ways)
 }
 
 std::int64_t SectorCache::install(std::uint64_t line, Evicted& evicted) {
+  // An empty way has stamp 0 and a full one a stamp >= 1 (install and a
+  // hit set ++clock_, invalidate 0): the first least stamp is the first
+  // empty way if there is one, else the least recently used.
   const std::int64_t base = static_cast<std::int64_t>(line & set_mask_) * ways_;
-  std::int64_t victim = base;
-  for (std::int64_t w = 0; w < ways_; ++w) {
-    const std::int64_t s = base + w;
-    if (tags_[s] == kNoLine) {
-      victim = s;
-      break;
+  const std::uint64_t* stamps = stamps_.data() + base;
+  std::int64_t victim = 0;
+  std::uint64_t least = stamps[0];
+  for (std::int64_t w = 1; w < ways_; ++w)
+    if (stamps[w] < least) {
+      least = stamps[w];
+      victim = w;
     }
-    if (stamps_[s] < stamps_[victim]) victim = s;
-  }
+  victim += base;
   evicted = {tags_[victim], tags_[victim] == kNoLine ? std::uint8_t{0} : lines_[victim].dirty};
   tags_[victim] = line;
   stamps_[victim] = ++clock_;

@@ -46,13 +46,13 @@ class SectorCache {
   // The slot holding `line`, or -1.  A hit refreshes the line's LRU stamp
   // when `touch`.
   std::int64_t find(std::uint64_t line, bool touch) {
+    // A line is in at most one way: look at all without a branch per way
+    // (which way hits is unpredictable).
     const std::int64_t base = static_cast<std::int64_t>(line & set_mask_) * ways_;
-    for (std::int64_t w = 0; w < ways_; ++w)
-      if (tags_[base + w] == line) {
-        if (touch) stamps_[base + w] = ++clock_;
-        return base + w;
-      }
-    return -1;
+    std::int64_t slot = -1;
+    for (std::int64_t w = 0; w < ways_; ++w) slot = tags_[base + w] == line ? base + w : slot;
+    if (slot >= 0 && touch) stamps_[slot] = ++clock_;
+    return slot;
   }
 
   // Puts `line` in its set (the caller found it absent), in an empty way or
