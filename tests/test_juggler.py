@@ -192,19 +192,23 @@ def test_auto_workers_count_registers_too() -> None:
 
 @pytest.mark.parametrize(
     ("sm_model", "spin", "duration"),
-    [("shared", 1.0, 200), ("shared", 0.5, 150), ("shared", 0.0, 100), ("fixed", 1.0, 100)],
+    [("shared", 1.0, 200), ("shared", 0.5, 150), ("shared", 0.0, 100), ("fixed", None, 100)],
 )
-def test_spinning_workers_take_sm_throughput(sm_model: str, spin: float, duration: int) -> None:
+def test_spinning_workers_take_sm_throughput(
+    sm_model: str, spin: float | None, duration: int
+) -> None:
     # Two workers on one SM that runs one TB at full speed (saturation 1):
     # worker 0 runs the only task while worker 1 polls.  A polling worker
     # weighing `spin` TBs leaves the task 1 / (1 + spin) of the SM, so the
     # 100-cycle task takes 200 (spin 1), 150 (0.5) or 100 (free); under the
-    # fixed model neighbours do not matter.
+    # fixed model neighbours do not matter (and spin_weight, which would
+    # change nothing there, is refused: tests/test_unread_conditions.py).
     wl = td.workloads.from_edges([], 1, cost=td.cost.array([100]))
     # (a saturation set under 'fixed' would change nothing: refused as a silent knob)
     saturation = {"sm_saturation": 1.0} if sm_model == "shared" else {}
     gpu = make_gpu(1, 4, clock_mhz=1000.0, sm_model=sm_model, **saturation)
-    r = td.simulate(wl, gpu, juggler(workers=2, policy="grr", spin_weight=spin), timeline=True)
+    spin_weight = {} if spin is None else {"spin_weight": spin}
+    r = td.simulate(wl, gpu, juggler(workers=2, policy="grr", **spin_weight), timeline=True)
     assert list(by_task(r)["duration"]) == [duration]
 
 

@@ -41,6 +41,12 @@ MOVED = {
 }
 
 
+# Old module names that are also names of tbdse's functions (td.search,
+# td.pareto): a first import through the finder would bind the module over the
+# function, so these are registered at once (no warning), as they were before.
+SHADOWED = ("tbdse.search", "tbdse.pareto")
+
+
 class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(
         self, fullname: str, path: object = None, target: object = None
@@ -68,5 +74,7 @@ class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def install() -> None:
+    for old in SHADOWED:
+        sys.modules.setdefault(old, importlib.import_module(MOVED[old]))
     if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
         sys.meta_path.append(_MovedFinder())
