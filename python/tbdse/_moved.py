@@ -48,6 +48,11 @@ SHADOWED = ("tbdse.search", "tbdse.pareto")
 
 
 class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self) -> None:
+        # new name -> the module's own spec, kept while the import system
+        # stamps the old name's on it (by name: imports may nest)
+        self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
+
     def find_spec(
         self, fullname: str, path: object = None, target: object = None
     ) -> importlib.machinery.ModuleSpec | None:
@@ -64,13 +69,13 @@ class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             stacklevel=2,
         )
         module = importlib.import_module(new)
-        self._spec = module.__spec__
+        self._specs[module.__name__] = module.__spec__
         return module
 
     def exec_module(self, module: ModuleType) -> None:
         # The import system stamped the old name's spec on the module: give it
         # back its own, so that it stays importable and reloadable by its name.
-        module.__spec__ = self._spec
+        module.__spec__ = self._specs.pop(module.__name__)
 
 
 def install() -> None:

@@ -231,7 +231,6 @@ def read_dot(
         kernel=kernel,
         kernels=kernels,
     )
-    made.chosen_cost = None if cost is None else made.cost
     made.generator, made.params = "dot", {"path": str(path)}
     return made
 

@@ -234,7 +234,6 @@ def read_matrix_market(
         kernel=kernel,
         kernels=kernels,
     )
-    made.chosen_cost = None if cost is None else made.cost
     made.generator = "matrix_market"
     made.params = {"path": str(path), "cycles_per_nonzero": cycles_per_nonzero}
     return made

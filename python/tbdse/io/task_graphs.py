@@ -119,6 +119,8 @@ def task_graph_workload(
         kernels=kernels,
     )
     made.labels = labels
+    # a regenerated workload keeps the user's cost model, not the file's default
+    made.chosen_cost = None if cost is None else made.cost
     return made
 
 

@@ -212,7 +212,6 @@ def _wfcommons(
         kernel=kernel,
         kernels=kernels,
     )
-    made.chosen_cost = None if cost is None else made.cost
     made.generator = "wfcommons"
     made.params = {"path": str(path), "cycles_per_second": cycles_per_second}
     return made
