@@ -257,7 +257,7 @@ def reuse_scenarios(
     )
     model = draw(st.sampled_from(["fixed", "shared"]))
     sharing = (
-        {"sm_share": draw(st.sampled_from(["even", "oldest_first"]))} if model == "shared" else {}
+        {"sm_share": draw(st.sampled_from(["even", "oldest_first", "earliest_start"]))} if model == "shared" else {}
     )
     gpu = td.gpus.gtx480(
         sms=draw(st.integers(1, 3)),
@@ -313,7 +313,7 @@ def check_invariants(
     st.sampled_from(["a", "b", "c", "e"]),
     st.integers(1, 8),
     st.sampled_from(["fixed", "shared"]),
-    st.sampled_from(["even", "oldest_first"]),
+    st.sampled_from(["even", "oldest_first", "earliest_start"]),
     st.sampled_from([0, 256]),
 )
 def test_run_invariants_hold_on_the_physics_bench_graphs(

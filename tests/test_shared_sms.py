@@ -27,7 +27,7 @@ def shared_scenarios(draw: st.DrawFn, scheme: str) -> dict:
     fields = {
         "sm_model": "shared",
         "sm_saturation": draw(st.sampled_from([1.0, 1.5, 2.0, 3.0])),
-        "sm_share": draw(st.sampled_from(["even", "oldest_first"])),
+        "sm_share": draw(st.sampled_from(["even", "oldest_first", "earliest_start"])),
     }
     if draw(st.booleans()):
         fields["mem_bandwidth"] = draw(st.sampled_from([0.0, 0.5, 5.0, 50.0]))
@@ -122,6 +122,28 @@ def test_golden_two_tbs_share_one_sm() -> None:
         gpu = make_gpu(1, 2, sm_model="shared", sm_saturation=1, sm_share=share)
         tl = td.simulate(wl, gpu, "dataflow_ideal", timeline=True).timeline()
         assert list(tl.sort_values("task")["end"]) == ends
+
+
+def test_golden_age_by_level_or_by_start() -> None:
+    """One SM, 3 slots, saturation 2; task 0 -> 2, the rest independent;
+    costs 10, 100, 100, 100, 100; a static priority issues 1, 0, 3 at 0 and
+    task 2 (level 1) before task 4 (level 0) when task 0 ends at 10.  Until
+    100 tasks 1 and 3, older by level and by start, take the SM's 2 TBs'
+    worth and task 2 waits.  At 100 task 1 ends and task 4 starts: tasks 3,
+    2 and 4 want 3, the SM gives 2.  oldest_first serves task 4 (level 0)
+    before task 2 (level 1): task 2 starts its work at 110, when task 3 ends,
+    and ends at 210, task 4 at 200.  earliest_start serves task 2 (started
+    at 10) before task 4 (at 100): task 2 ends at 200, task 4 at 210."""
+    wl = td.workloads.from_edges([(0, 2)], 5, cost=td.cost.array([10, 100, 100, 100, 100]))
+    policy = td.Policy(priorities=[4, 5, 3, 3.5, 1])
+    ends = {}
+    for share in ("oldest_first", "earliest_start"):
+        gpu = make_gpu(1, 3, sm_model="shared", sm_saturation=2, sm_share=share)
+        tl = td.simulate(wl, gpu, policy, timeline=True).timeline().sort_values("task")
+        assert list(tl["start"]) == [0, 0, 10, 0, 100]
+        ends[share] = list(tl["end"])
+    assert ends["oldest_first"] == [10, 100, 210, 110, 200]
+    assert ends["earliest_start"] == [10, 100, 200, 110, 210]
 
 
 def test_concurrency_is_no_longer_the_speedup() -> None:

@@ -91,10 +91,12 @@ const ParamTable<GpuConfig>& GpuConfig::params() {
     t.add(&GpuConfig::sm_share,
           {.name = "sm_share", .unit = "",
            .doc = "sm_model 'shared': 'even' (each of r resident TBs runs at min(1, "
-                  "sm_saturation / r)) or 'oldest_first' (the oldest TBs - lowest level, then "
+                  "sm_saturation / r)), 'oldest_first' (the oldest TBs - lowest level, then "
                   "earliest start - take full speed first, as a GTO warp scheduler favours old "
-                  "warps)",
-           .paper_ref = "MODELS.md §1; Wireframe §5.1 (GTO)", .choices = {"even", "oldest_first"}});
+                  "warps) or 'earliest_start' (the same by start cycle alone: GTO's warp age, "
+                  "no level)",
+           .paper_ref = "MODELS.md §1; Wireframe §5.1 (GTO)",
+           .choices = {"even", "oldest_first", "earliest_start"}});
     // Memory hierarchy (docs/memory.md): figures and sources per preset there.
     const char* mem = "docs/memory.md (per preset)";
     t.add(&GpuConfig::l1_bytes,

@@ -36,7 +36,7 @@ struct GpuConfig {
   // Timing of the TBs resident on an SM (docs/simulation.md "Timing models").
   std::string sm_model = "fixed";        // fixed: a TB takes its cost; shared: SMs are shared
   double sm_saturation = 4.0;            // shared: resident TBs an SM runs at full speed
-  std::string sm_share = "even";         // shared: even (processor sharing) or oldest_first
+  std::string sm_share = "even";         // shared: even (processor sharing), oldest_first or earliest_start
   // Memory hierarchy (core/mem_hierarchy.hpp, docs/memory.md): read by no
   // simulator yet.  Lines are 128 bytes of four 32-byte sectors.
   std::int64_t l1_bytes = 16384;         // L1 data cache per SM, bytes
@@ -54,7 +54,10 @@ struct GpuConfig {
   std::int64_t dram_latency = 200;       // cycles a DRAM access adds to an L2 hit
 
   bool shared_sms() const { return sm_model == "shared"; }
-  bool oldest_first() const { return sm_share == "oldest_first"; }
+  // Whether older TBs take their issue share first (oldest_first, earliest_start).
+  bool oldest_first() const { return sm_share != "even"; }
+  // Whether age is ranked by task-graph level before start (oldest_first).
+  bool age_by_level() const { return sm_share == "oldest_first"; }
   // The API call's part of a host launch (at most the whole launch) and the
   // device-side rest, which launches in flight overlap.
   Cycle launch_api_cycles() const;

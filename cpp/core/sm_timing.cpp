@@ -22,6 +22,7 @@ double issue_demand(const GpuConfig& gpu, std::int64_t threads, double issue_int
 SharedSms::SharedSms(const GpuConfig& gpu)
     : saturation_(gpu.sm_saturation),
       oldest_first_(gpu.oldest_first()),
+      age_by_level_(gpu.age_by_level()),
       // GB/s -> bytes per cycle: 1e9 B/s over clock_mhz * 1e6 cycles/s
       bandwidth_(gpu.mem_bandwidth * 1000.0 / gpu.clock_mhz),
       resident_(static_cast<std::size_t>(gpu.sms)),
@@ -95,10 +96,11 @@ void SharedSms::settle_shares(SmId sm) {
     for (const std::int32_t h : on_sm) running_[h].share = share;
     return;
   }
-  // Oldest first: lowest level, then earliest start, then issue order.
+  // Oldest first: lowest level (oldest_first only), then earliest start,
+  // then issue order.
   std::sort(on_sm.begin(), on_sm.end(), [&](std::int32_t a, std::int32_t b) {
     const Running &x = running_[a], &y = running_[b];
-    if (x.level != y.level) return x.level < y.level;
+    if (age_by_level_ && x.level != y.level) return x.level < y.level;
     if (x.started != y.started) return x.started < y.started;
     return x.seq < y.seq;
   });

@@ -8,7 +8,8 @@
 // runtime's steps (add_spin) demand issue slots the same way.  When an SM's
 // demands sum to at most 1 every TB runs at full speed; beyond that the slots
 // are split — evenly (processor sharing: each TB at 1 / total demand of full
-// speed) or oldest first (the oldest TBs, lowest level then earliest start,
+// speed) or oldest first (the oldest TBs, lowest level then earliest start
+// under oldest_first, earliest start alone under earliest_start,
 // take what they demand first, as a GTO warp scheduler favours old warps; the
 // rest get what is left, possibly nothing).
 //
@@ -122,6 +123,7 @@ class SharedSms {
 
   double saturation_;
   bool oldest_first_;
+  bool age_by_level_;                   // oldest_first: level before start (earliest_start: not)
   double bandwidth_;                    // bytes per cycle; 0 = unlimited
   double memory_ = 1.0;                 // memory speed m
   std::int32_t memory_tbs_ = 0;         // running TBs with a bandwidth demand

@@ -136,6 +136,25 @@ TEST_CASE("shared, oldest_first: a lower level is older than an earlier start") 
   CHECK(out.timeline->end == std::vector<Cycle>{10, 210, 120});
 }
 
+TEST_CASE("shared, earliest_start: age is the start cycle alone, whatever the level") {
+  // The case above under earliest_start (GTO's warp age): task 1 started at
+  // 10, before task 2 of the lower level, so it keeps the SM and ends at 110;
+  // task 2 gets nothing until then and runs 110 -> 210.
+  const Workload w = workload(3, {0}, {1});
+  std::vector<TaskId> node(3);  // input id -> node id
+  for (TaskId v = 0; v < 3; ++v) node[w.graph->original_id(v)] = v;
+  std::vector<Cycle> cost(3);
+  cost[node[0]] = 10;
+  cost[node[1]] = 100;
+  cost[node[2]] = 100;
+  Scripted scheme({{0, node[0]}, {10, node[1]}, {20, node[2]}});
+  const GpuConfig gpu = shared_gpu(1, "earliest_start");
+  Engine engine(w, gpu, cost, EngineOptions{.record_timeline = true});
+  const EngineOutput out = engine.run(scheme, 0);
+  CHECK(out.timeline->start == std::vector<Cycle>{0, 10, 20});
+  CHECK(out.timeline->end == std::vector<Cycle>{10, 110, 210});
+}
+
 TEST_CASE("shared with saturation at the slot count is the fixed model") {
   GpuConfig fixed = shared_gpu(1);
   fixed.sm_model = "fixed";
