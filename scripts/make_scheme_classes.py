@@ -129,7 +129,9 @@ def default(p: Any) -> str:
 def param_doc(p: Any) -> str:
     unit = f" [{p['unit']}]" if p["unit"] else ""
     ref = f" ({p['paper_ref']})" if p["paper_ref"] else ""
-    return f"{p['name']}{unit}: {p['doc']}; default {default(p)}{ref}."
+    # set where unread, it is refused (issue 29): say when it is read
+    when = f"; read only when {p['read_when_text']}" if p["read_when_text"] else ""
+    return f"{p['name']}{unit}: {p['doc']}{when}; default {default(p)}{ref}."
 
 
 def wrap(text: str, indent: str, hanging: str = "") -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "experiments"
-TARGET = ROOT / "python" / "tbdse" / "examples"
+TARGET = ROOT / "python" / "tbdse" / "experiment" / "examples"
 
 
 def shipped_files(base: Path) -> list[str]:

@@ -119,7 +119,10 @@ def alternatives(p: dict[str, Any]) -> list[Any]:
 def read_base(infos: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
     """Values of the parameters that decide whether ``p`` is read, so that it is."""
     base: dict[str, Any] = {}
-    for cond in p["read_when"]:
+    for terms in p["read_when"]:  # each condition: any of its terms
+        if any(t["param"].startswith("gpu.") for t in terms):
+            continue  # a condition on the GPU: GPU_HINTS meets it
+        cond = terms[0]
         other = infos[cond["param"]]
         if cond["among"]:
             text = cond["values"][0]

@@ -15,19 +15,21 @@ from tbdse.experiment import cli
 
 
 def conditional() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(scheme, its parameter, the first condition with its controller's info)
-    for every parameter of every scheme that has a read condition."""
+    """(scheme, its parameter, its controllers' infos) for every parameter of
+    every scheme whose first read condition is on the scheme's own parameters
+    (a condition is a list of terms of which any must hold; one on a GPU field
+    is decided by the run's GPUs: tests/test_unread_conditions.py)."""
     out = []
     for name in td.schemes.names():
         infos = {p["name"]: p for p in td.schemes.info(name)["params"]}
         for p in infos.values():
-            if p["read_when"]:
-                out.append((name, p, infos[p["read_when"][0]["param"]]))
+            if p["read_when"] and not any(t["param"].startswith("gpu.") for t in p["read_when"][0]):
+                out.append((name, p, {t["param"]: infos[t["param"]] for t in p["read_when"][0]}))
     return out
 
 
 def breaking_value(controller: dict[str, Any], cond: dict[str, Any]) -> Any:
-    """A value of the controlling parameter that fails the condition."""
+    """A value of the controlling parameter that fails the term ``cond``."""
     if not cond["among"]:
         text = cond["values"][0]
         if controller["kind"] == "bool":
@@ -41,7 +43,12 @@ def breaking_value(controller: dict[str, Any], cond: dict[str, Any]) -> Any:
 def test_every_model_states_its_conditions() -> None:
     # The models whose code reads a parameter only under another's value
     # (found by reading each *_params.cpp against the code that reads the field).
-    found = {(s, p["name"]) for s, p, _ in conditional()}
+    found = {
+        (s, p["name"])
+        for s in td.schemes.names()
+        for p in td.schemes.info(s)["params"]
+        if p["read_when"]
+    }
     assert {
         ("dataflow_ideal", "level_bound"),
         ("wireframe", "level_bound"),
@@ -49,6 +56,8 @@ def test_every_model_states_its_conditions() -> None:
         ("wireframe", "prefetch"),
         ("juggler", "lrr_start"),
         ("juggler", "global_atomic_cycles"),
+        ("juggler", "spin_weight"),
+        ("blockmaestro", "when_full"),
         ("hwwl", "threshold"),
         ("hwwl", "redistribution_trigger"),
         ("hwwl", "refill"),
@@ -59,20 +68,20 @@ def test_every_model_states_its_conditions() -> None:
 
 
 @pytest.mark.parametrize(
-    ("scheme", "param", "controller"),
+    ("scheme", "param", "controllers"),
     [pytest.param(*c, id=f"{c[0]}.{c[1]['name']}") for c in conditional()],
 )
 def test_a_parameter_set_where_it_is_unread_is_refused(
-    scheme: str, param: dict[str, Any], controller: dict[str, Any]
+    scheme: str, param: dict[str, Any], controllers: dict[str, Any]
 ) -> None:
-    cond = param["read_when"][0]
-    unread = {cond["param"]: breaking_value(controller, cond)}
-    td.Scheme(scheme, **unread)  # the controller alone is fine: a default is never refused
+    terms = param["read_when"][0]  # every term fails: the condition fails
+    unread = {t["param"]: breaking_value(controllers[t["param"]], t) for t in terms}
+    td.Scheme(scheme, **unread)  # the controllers alone are fine: a default is never refused
     with pytest.raises(td.ConfigError) as err:
         td.Scheme(scheme, **unread, **{param["name"]: param["default"]})
     text = str(err.value)
     assert f"'{param['name']}' is read only when {param['read_when_text']}" in text
-    assert f"{cond['param']} = " in text and "this run reads: " in text
+    assert all(f"{t['param']} = " in text for t in terms) and "this run reads: " in text
 
 
 def test_the_message_names_the_value_and_what_the_run_reads() -> None:
@@ -123,6 +132,18 @@ def test_a_given_parameter_an_axis_leaves_unread_at_some_points_runs() -> None:
     )
     assert sorted(df["policy"]) == ["lrr", "lvl"]
     assert len(td.sweep(WL, "gtx480", "wireframe", grid={"level_bound": [1, 2]})) == 2
+
+
+def test_a_given_parameter_no_point_of_the_sweep_reads_is_refused() -> None:
+    level = td.Scheme("dataflow_ideal", policy="lvl", level_bound=2)
+    with pytest.raises(td.ConfigError) as err:
+        td.sweep(WL, "gtx480", level, grid={"policy": ["lrr", "fifo"]}, progress=False)
+    assert (
+        "scheme 'dataflow_ideal' sets 'level_bound', which is read only when policy is 'lvl', "
+        "and at the point (policy='lrr') policy is 'lrr', and no other point of the sweep reads "
+        "it, so it would change nothing; drop 'level_bound', or set (or sweep) policy so that it "
+        "is read; scheme 'dataflow_ideal' reads there: policy"
+    ) in str(err.value)
 
 
 def test_a_search_space_is_refused_before_any_trial() -> None:

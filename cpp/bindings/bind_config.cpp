@@ -50,13 +50,19 @@ py::dict describe(const ParamInfo& info, double default_value) {
   d["min"] = info.min_value;
   d["max"] = info.max_value;
   d["default"] = decode(info, default_value);
+  // Conditions that must all hold, each a list of terms of which any must
+  // (python/tbdse/schemes/reads.py evaluates them).
   py::list read_when;
   for (const ReadWhen& w : info.read_when) {
-    py::dict c;
-    c["param"] = w.param;
-    c["values"] = w.values;
-    c["among"] = w.among;
-    read_when.append(c);
+    py::list any;
+    for (const ReadTerm& t : w.any) {
+      py::dict c;
+      c["param"] = t.param;
+      c["values"] = t.values;
+      c["among"] = t.among;
+      any.append(c);
+    }
+    read_when.append(any);
   }
   d["read_when"] = read_when;
   d["read_when_text"] = read_when_words(info);

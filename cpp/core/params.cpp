@@ -70,39 +70,109 @@ std::string value_text(const ParamInfo& info, double v) {
   return format_number(v);
 }
 
+const ParamInfo* find_info(const std::vector<ParamInfo>& infos, std::string_view name) {
+  for (const ParamInfo& info : infos)
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+bool is_gpu_term(const ReadTerm& t) { return std::string_view(t.param).starts_with(kGpuPrefix); }
+
 std::size_t index_of(const std::vector<ParamInfo>& infos, const std::string& name) {
   for (std::size_t i = 0; i < infos.size(); ++i)
     if (infos[i].name == name) return i;
   throw std::logic_error("read_when names an unknown parameter '" + name + "'");
 }
 
-}  // namespace
-
-std::string read_when_words(const ParamInfo& info) {
+// `parts` joined by `sep` every time ("a and b and c": read_when_words keeps
+// each condition's words whole, where join_names writes "a, b and c").
+std::string join_all(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;
-  for (const ReadWhen& w : info.read_when) {
-    std::vector<std::string> shown;
-    for (const std::string& t : w.values) {
-      const bool bare = t == "true" || t == "false" ||
-                        t.find_first_not_of("0123456789.-e") == std::string::npos;
-      shown.push_back(bare ? t : "'" + t + "'");
-    }
-    out += (out.empty() ? "" : " and ") + w.param + (w.among ? " is " : " is not ") +
-           join_names(shown, " or ");
-  }
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i > 0 ? std::string(sep) : "") + parts[i];
   return out;
 }
 
-bool param_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
-                std::size_t i, std::string* why) {
-  for (const ReadWhen& w : infos.at(i).read_when) {
-    const std::size_t j = index_of(infos, w.param);
-    bool among = false;
-    for (const std::string& t : w.values) among = among || encode_text(infos[j], t) == values[j];
-    if (among != w.among) {
-      if (why) *why = w.param + " = " + value_text(infos[j], values[j]);
-      return false;
+// "policy is 'lrr' or 'grr'", "pending_updates is not 'unbounded'".
+std::string term_words(const ReadTerm& t) {
+  std::vector<std::string> shown;
+  for (const std::string& v : t.values) {
+    const bool bare = v == "true" || v == "false" ||
+                      v.find_first_not_of("0123456789.-e") == std::string::npos;
+    shown.push_back(bare ? v : "'" + v + "'");
+  }
+  return t.param + (t.among ? " is " : " is not ") + join_names(shown, " or ");
+}
+
+// Whether term `t` holds at `values`; a term on a GPU field does (see param_read).
+bool term_holds(const std::vector<ParamInfo>& infos, std::span<const double> values,
+                const ReadTerm& t) {
+  if (is_gpu_term(t)) return true;
+  const std::size_t j = index_of(infos, t.param);
+  bool among = false;
+  for (const std::string& v : t.values) among = among || encode_text(infos[j], v) == values[j];
+  return among == t.among;
+}
+
+}  // namespace
+
+std::string read_when_words(const ParamInfo& info) {
+  std::vector<std::string> conditions;
+  for (const ReadWhen& w : info.read_when) {
+    std::vector<std::string> terms;
+    for (const ReadTerm& t : w.any) terms.push_back(term_words(t));
+    std::string text = join_all(terms, " or ");
+    if (terms.size() > 1 && info.read_when.size() > 1) text = "(" + text + ")";
+    conditions.push_back(std::move(text));
+  }
+  return join_all(conditions, " and ");
+}
+
+void check_read_when(const std::vector<ParamInfo>& infos,
+                     const std::vector<ParamInfo>& gpu_infos) {
+  for (const ParamInfo& info : infos) {
+    for (const ReadWhen& w : info.read_when) {
+      if (w.any.empty())
+        throw std::logic_error("parameter '" + info.name + "' has a read_when with no terms");
+      for (const ReadTerm& t : w.any) {
+        const bool gpu = is_gpu_term(t);
+        const ParamInfo* other =
+            gpu ? find_info(gpu_infos, std::string_view(t.param).substr(kGpuPrefix.size()))
+                : find_info(infos, t.param);
+        if (other == nullptr)
+          throw std::logic_error("read_when of parameter '" + info.name + "' names an unknown " +
+                                 (gpu ? "GPU field '" : "parameter '") + t.param + "'");
+        if (other == &info)
+          throw std::logic_error("parameter '" + info.name + "' is read when it has a value");
+        if (t.values.empty())
+          throw std::logic_error("read_when of parameter '" + info.name + "' on '" + t.param +
+                                 "' names no value");
+        for (const std::string& v : t.values) {
+          try {
+            check_param_value(*other, encode_text(*other, v), "read_when");
+          } catch (const ConfigError& e) {
+            throw std::logic_error("read_when of parameter '" + info.name + "': " + e.what());
+          }
+        }
+      }
     }
+  }
+}
+
+bool param_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
+                std::size_t i, std::string* why, std::string* controls) {
+  for (const ReadWhen& w : infos.at(i).read_when) {
+    bool holds = false;
+    for (const ReadTerm& t : w.any) holds = holds || term_holds(infos, values, t);
+    if (holds) continue;
+    std::vector<std::string> now, names;
+    for (const ReadTerm& t : w.any) {
+      const std::size_t j = index_of(infos, t.param);
+      now.push_back(t.param + " = " + value_text(infos[j], values[j]));
+      names.push_back(t.param);
+    }
+    if (why) *why = join_names(now, " and ");
+    if (controls) *controls = join_names(names, " or ");
+    return false;
   }
   return true;
 }
@@ -110,15 +180,17 @@ bool param_read(const std::vector<ParamInfo>& infos, std::span<const double> val
 void check_params_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
                        std::span<const std::size_t> given, std::string_view owner) {
   for (const std::size_t g : given) {
-    std::string why;
-    if (param_read(infos, values, g, &why)) continue;
+    std::string why, controls;
+    if (param_read(infos, values, g, &why, &controls)) continue;
     std::vector<std::string> read;
     for (std::size_t i = 0; i < infos.size(); ++i)
       if (param_read(infos, values, i)) read.push_back(infos[i].name);
+    const bool one = controls.find(' ') == std::string::npos;
     throw ConfigError(std::string(owner) + " parameter '" + infos[g].name +
                       "' is read only when " + read_when_words(infos[g]) + "; " + why +
-                      " leaves it unread, so setting it would change nothing (drop it, or "
-                      "change " + why.substr(0, why.find(' ')) + "); this run reads: " +
+                      (one ? " leaves" : " leave") +
+                      " it unread, so setting it would change nothing (drop it, or change " +
+                      controls + "); this run reads: " +
                       (read.empty() ? std::string("(none)") : join_names(read, ", ")));
   }
 }

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <functional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "errors.hpp"
@@ -30,14 +31,32 @@ inline constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::ma
 inline constexpr double kAutoValue = -1.0;
 inline constexpr std::int64_t kAuto = -1;
 
-// A condition under which a parameter is read: `param`'s value is (among) or
-// is not (!among) one of `values`, written as a user writes them: a choice's
-// name, "true"/"false", "unbounded", "auto" or a number.
-struct ReadWhen {
+// One term of a read condition: `param`'s value is (among) or is not (!among)
+// one of `values`, written as a user writes them: a choice's name,
+// "true"/"false", "unbounded", "auto" or a number.  `param` names a parameter
+// of the same table, or "gpu.<field>" a field of the run's GPU
+// (GpuConfig::params()), e.g. {"gpu.sm_model", {"shared"}}.
+struct ReadTerm {
   std::string param;
   std::vector<std::string> values;
   bool among = true;
 };
+
+// A condition under which a parameter is read: any of its terms holds.  Most
+// have one term, written as the term itself ({"policy", {"lvl"}}); an "or"
+// of several is written any_of({...}, {...}).
+struct ReadWhen {
+  std::vector<ReadTerm> any;
+
+  ReadWhen(std::string param, std::vector<std::string> values, bool among = true)
+      : any{{std::move(param), std::move(values), among}} {}
+  explicit ReadWhen(std::vector<ReadTerm> terms) : any(std::move(terms)) {}
+};
+
+// "read when a or b": .read_when = {any_of({{"a", {"x"}, false}, {"b", {"x"}, false}})}.
+inline ReadWhen any_of(std::vector<ReadTerm> terms) { return ReadWhen(std::move(terms)); }
+
+inline constexpr std::string_view kGpuPrefix = "gpu.";
 
 struct ParamInfo {
   std::string name;
@@ -52,7 +71,10 @@ struct ParamInfo {
   double max_value = std::numeric_limits<double>::infinity();
   // The run reads this parameter only when every condition holds (empty:
   // always).  A value a user sets where one fails changes nothing, so it is
-  // refused (check_params_read) rather than silently ignored.
+  // refused rather than silently ignored: by check_params_read over the
+  // scheme's own values; a condition on the GPU (a term on "gpu.<field>") by
+  // the sweep's plan (python/tbdse/simulation/plan_checks.py), which knows
+  // every GPU of the run and refuses a parameter no GPU of it reads.
   std::vector<ReadWhen> read_when;
 };
 
@@ -64,17 +86,28 @@ void check_param_value(const ParamInfo& info, double value, std::string_view own
 std::size_t find_param(const std::vector<ParamInfo>& infos, std::string_view name,
                        std::string_view owner);
 
-// "policy is 'lvl'", "pending_updates is not 'unbounded'": the conditions of
-// `info` joined by " and " ("" when it is always read).
+// "policy is 'lvl'", "pending_updates is not 'unbounded'", "gpu.sm_model is
+// 'shared'": the conditions of `info` joined by " and ", a condition's terms
+// by " or " (in parentheses where another condition follows or precedes):
+// "" when it is always read.
 std::string read_when_words(const ParamInfo& info);
 
-// Whether parameter `i` is read at encoded `values` (one per info); when not,
-// `why` (if given) gets the failing condition's value, e.g. "policy = 'fifo'".
+// std::logic_error (a bug in a model's table) unless every term of every
+// parameter's read_when names a parameter of `infos`, or a field of
+// `gpu_infos` after "gpu.", and values that parameter or field can take.
+void check_read_when(const std::vector<ParamInfo>& infos,
+                     const std::vector<ParamInfo>& gpu_infos);
+
+// Whether parameter `i` is read at encoded `values` (one per info), as far as
+// the scheme's own values decide: a term on a GPU field holds (the GPU is not
+// known here).  When not, `why` (if given) gets the failing condition's values,
+// e.g. "policy = 'fifo'" or "a = 'unbounded' and b = 'unbounded'", and
+// `controls` the parameters that decide it ("policy", "a or b").
 bool param_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
-                std::size_t i, std::string* why = nullptr);
+                std::size_t i, std::string* why = nullptr, std::string* controls = nullptr);
 
 // ConfigError when a parameter in `given` (indices a user set explicitly) is
-// not read at `values`, naming it, the value that makes it unread and the
+// not read at `values`, naming it, the values that make it unread and the
 // parameters the run reads.  Defaults are never refused.
 void check_params_read(const std::vector<ParamInfo>& infos, std::span<const double> values,
                        std::span<const std::size_t> given, std::string_view owner);

@@ -1,6 +1,7 @@
 #include "models/registry.hpp"
 
 #include <mutex>
+#include <stdexcept>
 
 #include "models/baselines/register.hpp"
 #include "models/blockmaestro/register.hpp"
@@ -10,12 +11,18 @@
 #include "models/vgiw/register.hpp"
 #include "models/wireframe/register.hpp"
 #include "core/errors.hpp"
+#include "core/gpu.hpp"
 
 namespace tbdse {
 
 void SchemeRegistry::add(SchemeInfo info) {
   for (const auto& s : schemes_)
     if (s->name == info.name) throw ConfigError("scheme '" + info.name + "' is registered twice");
+  try {  // a read_when naming what the table or the GPU lacks is a bug in the model
+    check_read_when(info.params, GpuConfig::params().infos());
+  } catch (const std::logic_error& e) {
+    throw std::logic_error("scheme '" + info.name + "': " + e.what());
+  }
   schemes_.push_back(std::make_unique<SchemeInfo>(std::move(info)));
 }
 

@@ -78,7 +78,11 @@ const ParamTable<BlockMaestroParams>& BlockMaestroParams::params() {
            .doc = "a TB whose buffer entries cannot be allocated is scheduled unbuffered in its turn "
                   "('bypass'), or waits while any TB runs ('wait')",
            .paper_ref = "tbdse interpretation (the paper sizes the buffers so they do not fill)",
-           .choices = {"bypass", "wait"}});
+           .choices = {"bypass", "wait"},
+           // It acts only when an allocation fails (blockmaestro.cpp), which
+           // takes a bounded buffer.
+           .read_when = {any_of({{"dependency_list_entries", {"unbounded"}, false},
+                                 {"parent_counter_entries", {"unbounded"}, false}})}});
     return t;
   }();
   return table;

@@ -85,7 +85,10 @@ const ParamTable<JugglerParams>& JugglerParams::params() {
                   "warp of the worker TB (32 / threads), or with kernels' issue_interval that "
                   "warp's share of the SM's issue slots at the slowest interval",
            .paper_ref = "Juggler §5.2 (tbdse's assumption)", .auto_ok = true, .min_value = 0,
-           .max_value = 64});
+           .max_value = 64,
+           // The demand reaches the SMs only through the shared-SM model
+           // (Engine::add_spin, engine.hpp); under 'fixed' nothing reads it.
+           .read_when = {{"gpu.sm_model", {"shared"}}}});
     return t;
   }();
   return table;

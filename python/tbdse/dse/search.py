@@ -122,23 +122,44 @@ def _distributions(optuna: Any, space: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def check_space_reads(schemes: Sequence[Scheme], space: Mapping[str, Any]) -> None:
+def representatives(space: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """Values standing for each parameter of a checked design space: a
+    choice's options, a range's ends."""
+    from tbdse.dse import space as spaces
+
+    return {
+        n: list(p.options) if isinstance(p, spaces.Choice) else [p.low, p.high]
+        for n, p in spaces.checked(space).items()
+    }
+
+
+def check_space_reads(
+    schemes: Sequence[Scheme],
+    space: Mapping[str, Any],
+    gpus: Sequence[Any] = (),
+    workloads: Sequence[Workload] = (),
+) -> None:
     """A space over a parameter together with one that decides whether it is
-    read (policy x level_bound) would search runs that repeat each other:
-    refused before any trial, at a representative of each choice and range
-    (its ends and any value a read condition names)."""
+    read (policy x level_bound), or over one that no GPU of the search reads
+    (Juggler's spin_weight with every GPU's sm_model 'fixed'), would search
+    runs that repeat each other: refused before any trial, at a representative
+    of each choice and range (its ends and any value a read condition names)."""
     import itertools
 
     from tbdse.dse import space as spaces
+    from tbdse.schemes.reads import gpu_values, scheme_controls, terms
+    from tbdse.simulation.axes import gpu_axes
     from tbdse.simulation.plan_checks import refuse_unread, watched_params
 
     params = spaces.checked(space)
+    swept = gpu_axes(representatives(space), namespaces(schemes, workloads))
+    gpu = gpu_values(gpus, swept) if gpus else None
     for s in schemes:
         mine = {n.removeprefix("scheme."): p for n, p in params.items()}
         mine = {n: p for n, p in mine.items() if n in s.params}
         watched = watched_params(s, set(mine))
         infos = {p["name"]: p for p in info(s.name)["params"]}
-        involved = set(watched) | {c["param"] for w in watched for c in infos[w]["read_when"]}
+        involved = set(watched).union(*(scheme_controls(infos[w]) for w in watched))
         options: dict[str, list[Any]] = {}
         for name in sorted(involved & set(mine)):
             param = mine[name]
@@ -148,9 +169,9 @@ def check_space_reads(schemes: Sequence[Scheme], space: Mapping[str, Any]) -> No
             named = {
                 t
                 for w in watched
-                for c in infos[w]["read_when"]
-                if c["param"] == name
-                for t in c["values"]
+                for term in terms(infos[w])
+                if term["param"] == name
+                for t in term["values"]
             }
             inside = [
                 float(t)
@@ -160,7 +181,7 @@ def check_space_reads(schemes: Sequence[Scheme], space: Mapping[str, Any]) -> No
             ]
             options[name] = [param.low, param.high, *inside]
         for combo in itertools.product(*options.values()):
-            refuse_unread(s, dict(zip(options, combo, strict=True)), "a design space")
+            refuse_unread(s, dict(zip(options, combo, strict=True)), "a design space", gpu)
 
 
 class _Evaluator:
@@ -271,7 +292,7 @@ def search(
     workloads, gpus, schemes = normalise(workload, gpu, scheme)
     base = None if baseline is None else [as_scheme(b) for b in listify(baseline, (Scheme,))]
     dists = _distributions(optuna, space)
-    check_space_reads(schemes, space)
+    check_space_reads(schemes, space, gpus, workloads)
     if study is None:
         study = optuna.create_study(
             directions=list(goals.values()),

@@ -19,7 +19,8 @@ from tbdse.io import inputs as _inputs
 from tbdse.io.files import write_text
 from tbdse.machine.gpus import Gpu
 from tbdse.schemes import Scheme
-from tbdse.simulation.axes import Axes, namespaces
+from tbdse.schemes.reads import GpuValues, gpu_values
+from tbdse.simulation.axes import Axes, gpu_axes, namespaces
 from tbdse.simulation.plan import Plan, build_plan
 from tbdse.simulation.result import Result
 from tbdse.simulation.runner import Runner
@@ -79,7 +80,7 @@ class Experiment:
             from tbdse.dse import space
             from tbdse.dse.search import check_space_reads
 
-            check_space_reads(self.schemes, self.search.space)
+            check_space_reads(self.schemes, self.search.space, self.gpus, self.workloads)
             zipped = space.sample(self.search.space, 1, "random", seed=self.seed)
         # A swept workload parameter runs its generator again, which may read a file.
         with _inputs.input_root(self.input_root):
@@ -102,6 +103,7 @@ class Experiment:
         as every workload comes from a generator or a file (a workload built in
         Python from an edge list or networkx has no description to write).
         """
+        gpu = self._gpu_values()
         out: dict[str, Any] = {
             "name": self.name,
             "description": self.description,
@@ -111,16 +113,16 @@ class Experiment:
             "expect_failures": self.expect_failures,
             "gpus": [g.to_entry() for g in self.gpus],
             "workloads": [_workload_entry(w) for w in self.workloads],
-            "schemes": [_scheme_entry(s) for s in self.schemes],
+            "schemes": [_scheme_entry(s, gpu) for s in self.schemes],
         }
         if self.threads is not None:
             out["threads"] = self.threads
         if self.timeout_s is not None:
             out["timeout_s"] = self.timeout_s
         if isinstance(self.baseline, Scheme):
-            out["baseline"] = _scheme_entry(self.baseline)
+            out["baseline"] = _scheme_entry(self.baseline, gpu)
         elif self.baseline:
-            out["baseline"] = [_scheme_entry(b) for b in self.baseline]
+            out["baseline"] = [_scheme_entry(b, gpu) for b in self.baseline]
         if self.grid:
             out["grid"] = self.grid
         if self.zip:
@@ -140,6 +142,16 @@ class Experiment:
             ],
         }
         return out
+
+    def _gpu_values(self) -> GpuValues:
+        """The values each GPU field takes over the GPUs and GPU axes (grid,
+        zip, search space): a default read on none of them is not written."""
+        entries: dict[str, Any] = {**self.grid, **self.zip}
+        if self.search is not None:
+            from tbdse.dse.search import representatives
+
+            entries.update(representatives(self.search.space))
+        return gpu_values(self.gpus, gpu_axes(entries, namespaces(self.schemes, self.workloads)))
 
     def outputs(self) -> list[str]:
         """The files a complete run writes into its output folder."""
@@ -389,11 +401,11 @@ def _workload_entry(w: Workload) -> dict[str, Any]:
     return entry
 
 
-def _scheme_entry(s: Scheme) -> dict[str, Any]:
+def _scheme_entry(s: Scheme, gpu: GpuValues) -> dict[str, Any]:
     spec = getattr(s, "spec", None)
     if spec is not None:  # a user policy from an experiment file: its entry as written
         return dict(spec)
-    entry: dict[str, Any] = {"name": s.name, **s.read_params()}
+    entry: dict[str, Any] = {"name": s.name, **s.read_params(gpu)}
     if s.custom_label is not None:
         entry["label"] = s.custom_label
     return entry

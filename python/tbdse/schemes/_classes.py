@@ -102,8 +102,8 @@ class DataflowIdeal(Scheme):
             running TBs at most level_bound levels apart) or 'fifo' (first ready, first issued);
             SMs round robin; default 'lrr' (Wireframe §4.3).
         level_bound [levels]: policy 'lvl': a task of level l starts only if l - (lowest running
-            level) <= level_bound (0: one level at a time); default 3 (Wireframe §4.3, §5.1
-            (3)).
+            level) <= level_bound (0: one level at a time); read only when policy is 'lvl';
+            default 3 (Wireframe §4.3, §5.1 (3)).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -127,7 +127,8 @@ class Wireframe(Scheme):
         policy: 'lrr' (smallest ready virtual id first, SMs round robin) or 'lvl' (lrr, running
             nodes at most level_bound levels apart); default 'lvl' (Wireframe §4.3).
         level_bound [levels]: lvl: a node of level l issues only if l - (lowest running level)
-            <= level_bound (0: one level at a time); default 3 (Wireframe §4.3, §5.1 (3)).
+            <= level_bound (0: one level at a time); read only when policy is 'lvl'; default 3
+            (Wireframe §4.3, §5.1 (3)).
         node_buffer [entries]: Local Node Array size; auto = 128 (lvl) or 512 (lrr); default
             'auto' (Wireframe §4.2, §5.1).
         edge_buffer [entries]: Local Edge Array size; auto = 512 (lvl) or 2048 (lrr); default
@@ -137,7 +138,8 @@ class Wireframe(Scheme):
         when_pub_full: a completion whose updates to unloaded children do not all fit in the
             PUB: 'spill' (the rest are written to the children's counters in memory, one request
             each, landing mem_latency later; never deadlocks) or 'stall' (it waits for room; can
-            deadlock); default 'spill' (Wireframe §4.2.2 (stall); spill: tbdse).
+            deadlock); read only when pending_updates is not 'unbounded'; default 'spill'
+            (Wireframe §4.2.2 (stall); spill: tbdse).
         insertion_buffer [nodes]: Node Insertion Buffer: fetched nodes waiting to be inserted;
             bounds the chunks in flight; default 16 (Wireframe §4.2.2, §5.4 (128 B)).
         chunk_bytes [bytes]: bytes of one memory request; a chunk is chunk_bytes /
@@ -145,8 +147,8 @@ class Wireframe(Scheme):
         node_entry_bytes [bytes]: bytes per node entry (58 bits rounded up); default 8
             (Wireframe §5.4).
         prefetch: fetch the next chunk as soon as the insertion buffer has room (nodes wait
-            there for their slots); false: only when the node array has room for it all; default
-            True (Wireframe §4.2.2, Fig. 7).
+            there for their slots); false: only when the node array has room for it all; read
+            only when node_buffer is not 'unbounded'; default True (Wireframe §4.2.2, Fig. 7).
         edge_entry_bytes [bytes]: bytes per global edge-array entry, for counting edge fetch
             requests; default 4 (tbdse assumption).
         label: a name for tables and legends instead of the generated one.
@@ -277,8 +279,10 @@ class BlockMaestro(Scheme):
         parent_counter_bits [bits]: bits of a parent counter; a pair with a child of more
             parents is tracked as fully connected; default 6 (BlockMaestro §IV-C (6)).
         when_full: a TB whose buffer entries cannot be allocated is scheduled unbuffered in its
-            turn ('bypass'), or waits while any TB runs ('wait'); default 'bypass' (tbdse
-            interpretation (the paper sizes the buffers so they do not fill)).
+            turn ('bypass'), or waits while any TB runs ('wait'); read only when
+            dependency_list_entries is not 'unbounded' or parent_counter_entries is not
+            'unbounded'; default 'bypass' (tbdse interpretation (the paper sizes the buffers so
+            they do not fill)).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -322,47 +326,55 @@ class Hwwl(Scheme):
         redistribution: work redistribution between banks: none, threshold (greedy banks above
             the threshold give to needy ones below it), lsorting (banks ranked per core),
             gsorting (ranked across all cores), magic (perfect balance, no bandwidth limit);
-            default 'lsorting' (HWWL §III-C, §IV-D).
+            read only when worklist is 'banks'; default 'lsorting' (HWWL §III-C, §IV-D).
         interval [cycles]: cycles between redistributions (and interval refills); default 10
             (HWWL §IV-D (10)).
-        threshold [ids]: banks holding more are greedy (donate), fewer needy (receive); default
-            5 (HWWL §III-C, §IV-D (5)).
+        threshold [ids]: banks holding more are greedy (donate), fewer needy (receive); read
+            only when worklist is 'banks' and redistribution is not 'none'; default 5 (HWWL
+            §III-C, §IV-D (5)).
         redistribution_trigger: when the redistribution unit moves ids: interval (every interval
             cycles) or on_demand (right away when a pull finds its bank empty or a push finds it
-            full, at most once per interval); both through the banks' single ports; default
-            'interval' (HWWL §III-C).
+            full, at most once per interval); both through the banks' single ports; read only
+            when worklist is 'banks' and redistribution is not 'none'; default 'interval' (HWWL
+            §III-C).
         transfers_per_bank [ids]: ids one bank may give or take per interval, also bounded by
             its free port cycles (a cycle used by a pull or push is lost); auto = interval (the
-            single port's bandwidth); at most interval; default 'auto' (HWWL §III-B, §III-C
-            (tbdse assumption)).
+            single port's bandwidth); at most interval; read only when worklist is 'banks' and
+            redistribution is not 'none'; default 'auto' (HWWL §III-B, §III-C (tbdse
+            assumption)).
         transfers_per_core [ids]: ids one core's redistribution unit sends per interval, within
             the core or over the inter-core network, handed out in the scheme's donor priority
-            order; auto = interval (one id per cycle); default 'auto' (HWWL §III-C, §IV-D (tbdse
+            order; auto = interval (one id per cycle); read only when worklist is 'banks' and
+            redistribution is not 'none'; default 'auto' (HWWL §III-C, §IV-D (tbdse
             assumption)).
         network_latency [cycles]: cycles an id takes over the inter-core redistribution network
             (one id in and one out per core per cycle); auto = 2 x ceil(log4 cores): two hops
-            through the hub on 4 cores, a level of radix-4 hubs more per 4x cores; default
-            'auto' (HWWL §III-C, §V-A).
+            through the hub on 4 cores, a level of radix-4 hubs more per 4x cores; read only
+            when worklist is 'banks' and redistribution is not 'none'; default 'auto' (HWWL
+            §III-C, §V-A).
         bank_entries [entries]: entries per lane bank, both partitions together
-            (double-buffered: half each); ids beyond it spill to the overflow buffer; default 32
-            (HWWL §III-B, §IV-E (32)).
+            (double-buffered: half each); ids beyond it spill to the overflow buffer; read only
+            when worklist is 'banks'; default 32 (HWWL §III-B, §IV-E (32)).
         refill: how spilled ids return: on_demand (a pull from an empty bank loads up to a
             warp's worth; the whole warp stalls) or interval (every interval cycles, when every
-            bank of the core has a free entry, into reserved entries); default 'interval' (HWWL
-            §III-D, §IV-E).
+            bank of the core has a free entry, into reserved entries); read only when worklist
+            is 'banks' and bank_entries is not 'unbounded'; default 'interval' (HWWL §III-D,
+            §IV-E).
         buffering: double (pull and push partitions, swapped at a kernel relaunch when every
             pull partition is empty) or single (one worklist, one kernel); default 'double'
             (HWWL §III-A, §IV-A, §V-C).
         overflow_entries [ids]: overflow buffer per core for spilled ids; a push that finds it
-            full is a simulation error; default 'unbounded' (HWWL §III-A, §III-D).
+            full is a simulation error; read only when worklist is 'banks' and bank_entries is
+            not 'unbounded'; default 'unbounded' (HWWL §III-A, §III-D).
         lsu_queue [requests]: load-store queue entries per core, one per line request in flight
             (a scattered warp load takes up to 32); virtualization requests use what is free,
             the warps' own loads wait for entries; default 64 (HWWL §III-D (size: tbdse
             assumption)).
         virt_load_limit [loads]: on-demand virtualization loads in flight per core at most; a
             pull to an empty bank that cannot start its refill returns WAIT (interval refills
-            are bounded by free load-store queue entries only); default 4 (HWWL §III-D ("up to a
-            limit"; value: tbdse assumption)).
+            are bounded by free load-store queue entries only); read only when worklist is
+            'banks' and bank_entries is not 'unbounded' and refill is 'on_demand'; default 4
+            (HWWL §III-D ("up to a limit"; value: tbdse assumption)).
         wait_spin [instructions]: instructions a warp whose threads all pulled WAIT spends
             before pulling again (useless dynamic work); default 4 (HWWL §III-C, §IV-C (tbdse
             assumption)).
@@ -493,7 +505,8 @@ class Data(Scheme):
             memory (a thread done early takes more); false: a contiguous share each; default
             False (HWWL §II-C, Table I (WDO)).
         donate_instructions [instructions]: data with work_donating: instructions per item to
-            estimate, donate or take it; default 6 (HWWL §II-C (tbdse assumption)).
+            estimate, donate or take it; read only when work_donating is true; default 6 (HWWL
+            §II-C (tbdse assumption)).
         sample_every [cycles]: cycles between samples of active threads when recorded; default
             500 (HWWL Fig. 8).
         check_results: compare final node values (BFS/SSSP distances) with a reference solution;
@@ -544,7 +557,8 @@ class Juggler(Scheme):
             'lf' (first freed child local, the rest to the neighbours from a per-worker counter
             that keeps increasing); default 'grr' (Juggler §5.6).
         lrr_start: lrr: where the workers' counters start: 'scattered' (a fixed hash of the
-            worker id), 'next' (own id + 1) or 'zero'; default 'scattered' (Juggler §5.6).
+            worker id), 'next' (own id + 1) or 'zero'; read only when policy is 'lrr'; default
+            'scattered' (Juggler §5.6).
         poll_cycles [cycles]: reading the worker's queue size IQS[i]; default 600 (Juggler §5.2,
             §5.3).
         sleep_cycles [cycles]: the pause after reading an empty queue (cosine_sleep); default
@@ -557,7 +571,7 @@ class Juggler(Scheme):
             default 1500 (Juggler §5.5).
         global_atomic_cycles [cycles]: grr: cycles the global counter takes per same-address
             atomic; each resolve round reserves its targets with one atomicAdd; auto = the GPU's
-            amo_cycles; default 'auto' (Juggler §5.4, §5.6).
+            amo_cycles; read only when policy is 'grr'; default 'auto' (Juggler §5.4, §5.6).
         runtime_contention: resolve and enqueue costs x (1 + this x the running tasks' memory
             load over mem_bandwidth): the application's traffic slowing the runtime's atomics;
             default 1.0 (Juggler §6.2 Observation 3).
@@ -576,8 +590,8 @@ class Juggler(Scheme):
         spin_weight [TBs]: SM issue demand of a worker running no task (polling, cosine_sleep,
             runtime steps), in TBs, shared with the SM's tasks under sm_model 'shared'; auto =
             one warp of the worker TB (32 / threads), or with kernels' issue_interval that
-            warp's share of the SM's issue slots at the slowest interval; default 'auto'
-            (Juggler §5.2 (tbdse's assumption)).
+            warp's share of the SM's issue slots at the slowest interval; read only when
+            gpu.sm_model is 'shared'; default 'auto' (Juggler §5.2 (tbdse's assumption)).
         label: a name for tables and legends instead of the generated one.
     """
 
@@ -814,7 +828,7 @@ class Vgiw(Scheme):
             (charged only beyond that block's time), the second is charged; default 'fixed'
             (VGIW §2, §3.2).
         reconfig_cycles [cycles]: cycles of one reconfiguration under reconfig_model 'fixed';
-            default 34 (VGIW §2 (34)).
+            read only when reconfig_model is 'fixed'; default 34 (VGIW §2 (34)).
         cvt_bits [bits]: control vector table size: tiles of cvt_bits / blocks threads (a
             multiple of 64) run one after another; default 1048576 (VGIW §3.2 (size tbdse's)).
         tile_policy: lvc: a tile also holds no more threads than keep their live values in the

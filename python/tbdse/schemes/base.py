@@ -13,6 +13,7 @@ from tbdse import _core
 from tbdse._util.excerpts import excerpt
 from tbdse._util.params import encode_all, unknown_name
 from tbdse.errors import ConfigError
+from tbdse.schemes.reads import GpuValues, unread_why
 
 __all__ = [
     "Scheme",
@@ -163,18 +164,6 @@ def gpu_fields_read(
     return every - _MEMORY_FIELDS
 
 
-# Read conditions the core's read_when (every condition must hold) cannot
-# state, as "read when any of these parameters is not <value>": BlockMaestro's
-# when_full acts only when a buffer can fill (blockmaestro.cpp: strict_wait_
-# applies when an allocation fails), so not when both are unbounded.
-READ_WHEN_ANY: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
-    ("blockmaestro", "when_full"): (
-        ("dependency_list_entries", "unbounded"),
-        ("parent_counter_entries", "unbounded"),
-    ),
-}
-
-
 # Parameters that were removed, with what replaced them: the unknown-parameter
 # error (and an experiment file's unknown-key error) says so.
 REPLACED_PARAMS: dict[str, str] = {
@@ -281,23 +270,19 @@ class Scheme:
         as set by the user (a default is never refused as unread)."""
         return encode_all(info(self.name)["params"], self._given, f"scheme '{self.name}'")
 
-    def read_params(self) -> dict[str, Any]:
+    def read_params(self, gpu: GpuValues | None = None) -> dict[str, Any]:
         """The parameter values this scheme's run reads: those given, and the
-        defaults whose read conditions (``read_when``) hold, so a written
-        configuration never sets a parameter the run would refuse as unread."""
-        out: dict[str, Any] = {}
-        for p in info(self.name)["params"]:
-            name = p["name"]
-            conds_any = READ_WHEN_ANY.get((self.name, name), ())
-            if name in self._given or (
-                all(
-                    (self.params.get(c["param"]) in c["values"]) == c["among"]
-                    for c in p.get("read_when", [])
-                )
-                and (not conds_any or any(self.params.get(k) != v for k, v in conds_any))
-            ):
-                out[name] = self.params[name]
-        return out
+        defaults whose read conditions (``read_when``) hold, on some of the
+        GPUs ``gpu`` (tbdse.schemes.reads.gpu_values; None: a condition on the
+        GPU holds), so a written configuration never sets a parameter the run
+        would refuse as unread."""
+        infos = {p["name"]: p for p in info(self.name)["params"]}
+        owner = f"scheme '{self.name}'"
+        return {
+            name: self.params[name]
+            for name in infos
+            if name in self._given or unread_why(infos, name, self.params, gpu, owner) is None
+        }
 
     def key(self) -> tuple[Any, ...]:
         return (self.name, tuple(sorted(self.params.items())), self._label)

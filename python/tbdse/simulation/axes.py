@@ -91,6 +91,21 @@ def resolve_key(key: str, spaces: Mapping[str, set[str]]) -> AxisKey:
     return AxisKey(matches[0], key)
 
 
+def gpu_axes(entries: Mapping[str, Any], spaces: Mapping[str, set[str]]) -> dict[str, list[Any]]:
+    """The values that ``entries`` (a grid, a zip, a design space's
+    representatives) give GPU fields, by field.  An entry that names no
+    parameter, or whose values are no list, is left to the sweep's own checks."""
+    out: dict[str, list[Any]] = {}
+    for key, values in entries.items():
+        try:
+            axis = resolve_key(key, spaces)
+        except ConfigError:
+            continue
+        if axis.target == "gpu" and isinstance(values, (list, tuple)):
+            out.setdefault(axis.name, []).extend(values)
+    return out
+
+
 def axis_values(key: str, values: Any, distinct: bool = True) -> list[Any]:
     """The values of one sweep axis, checked: a flat, non-empty list, no NaN, and
     (for a grid axis, ``distinct``) no value twice."""

@@ -27,6 +27,7 @@ from tbdse.errors import ConfigError
 from tbdse.machine.gpus import Gpu, field_info
 from tbdse.schemes import Scheme
 from tbdse.schemes import info as scheme_info
+from tbdse.schemes.reads import gpu_values
 from tbdse.simulation.axes import (
     Axes,
     AxisKey,
@@ -37,8 +38,7 @@ from tbdse.simulation.plan_checks import (
     check_gpu_fields,
     check_kinds,
     check_run_count,
-    check_scheme_axes,
-    check_shared_only_params,
+    check_scheme_reads,
     reject_duplicates,
 )
 from tbdse.workloads.base import Workload
@@ -182,19 +182,18 @@ def build_plan(
     if len({b.key() for b in baselines}) != len(baselines):
         raise ConfigError("a sweep lists the same baseline scheme twice")
     check_kinds(workloads, [*schemes, *baselines])
-    sm_models = {g.sm_model for g in gpus}
-    for key, values in zip(axes.keys, axes.values, strict=True):
-        if key.target == "gpu" and key.name == "sm_model":
-            sm_models |= set(values)
+    # The values each GPU field takes over the run's GPUs and GPU axes.
+    gpu = gpu_values(
+        gpus, {k.name: v for k, v in zip(axes.keys, axes.values, strict=True) if k.target == "gpu"}
+    )
     traits = (
         any(getattr(w, "has_footprints", False) for w in workloads),
         any(getattr(w, "has_issue_rates", False) for w in workloads),
-        "shared" in sm_models,
+        "shared" in gpu["sm_model"],
     )
     check_gpu_axes([*schemes, *baselines], axes, traits)
     check_gpu_fields(gpus, [*schemes, *baselines], traits)
-    check_scheme_axes(schemes, axes)
-    check_shared_only_params([*schemes, *baselines], axes, traits[2])
+    check_scheme_reads(schemes, baselines, axes, gpu)
     check_run_count(workloads, gpus, schemes, axes, replicates)
     table: list[Workload] = []
     index: dict[Any, int] = {}

@@ -10,13 +10,12 @@ from typing import Any
 import numpy as np
 
 from tbdse import _core
-from tbdse._util.params import encode
 from tbdse.errors import ConfigError
 from tbdse.machine.gpus import Gpu
 from tbdse.schemes import Scheme, gpu_fields_read, names_for_kind
 from tbdse.schemes import info as scheme_info
 from tbdse.schemes import names as scheme_names
-from tbdse.schemes.base import READ_WHEN_ANY
+from tbdse.schemes.reads import GPU_PREFIX, GpuValues, gpu_controls, scheme_controls, unread_why
 from tbdse.simulation.axes import Axes
 from tbdse.workloads.base import Workload
 
@@ -85,80 +84,26 @@ def check_gpu_fields(
             )
 
 
-# Scheme parameters read only under sm_model 'shared': a condition on the GPU,
-# which the core's read_when (over the scheme's own parameters) cannot state.
-# Juggler's idle workers' issue demand reaches the SMs only through the
-# shared-SM model (Engine::add_spin, engine.hpp; nothing under 'fixed').
-SHARED_ONLY_PARAMS: dict[str, tuple[str, ...]] = {"juggler": ("spin_weight",)}
-
-
-def check_shared_only_params(schemes: Sequence[Scheme], axes: Axes, shared: bool) -> None:
-    """A parameter read only under shared SMs, set or swept where every GPU of
-    the run is 'fixed', would change nothing: refused, saying so."""
-    if shared:
-        return
-    swept = {k.name for k in axes.keys if k.target == "scheme"}
-    for s in schemes:
-        for name in SHARED_ONLY_PARAMS.get(s.name, ()):
-            if name in s._given or name in swept:
-                raise ConfigError(
-                    f"scheme '{s.name}' sets '{name}', which is read only under "
-                    "sm_model 'shared', and every GPU of the run is 'fixed', so it would "
-                    f"change nothing; set gpu.sm_model: shared (or sweep it), or drop '{name}'"
-                )
-
-
-def _condition_value(info: Mapping[str, Any], text: str) -> float:
-    """A read_when value (as the core's table writes it) encoded like a user's."""
-    value: Any = text
-    if info["kind"] == "bool":
-        value = text == "true"
-    elif info["kind"] in ("int", "float") and text not in ("unbounded", "auto"):
-        value = float(text)
-    return encode(info, value, "read_when")
-
-
 def read_when_text(scheme: str, name: str) -> str:
     """When parameter ``name`` is read, in words ("" when always)."""
-    info = next(p for p in scheme_info(scheme)["params"] if p["name"] == name)
-    words = [info["read_when_text"]] if info["read_when_text"] else []
-    if (scheme, name) in READ_WHEN_ANY:
-        conds = READ_WHEN_ANY[(scheme, name)]
-        words.append(" or ".join(f"{param} is not '{value}'" for param, value in conds))
-    return " and ".join(words)
-
-
-def _any_unmet(scheme: str, name: str, values: Mapping[str, Any]) -> str | None:
-    conds = READ_WHEN_ANY.get((scheme, name))
-    if not conds:
-        return None
-    infos = {p["name"]: p for p in scheme_info(scheme)["params"]}
-    for param, value in conds:
-        have = encode(infos[param], values[param], f"scheme '{scheme}'")
-        if have != _condition_value(infos[param], value):
-            return None
-    return " and ".join(f"{param} is {values[param]!r}" for param, _ in conds)
+    return str(
+        next(p for p in scheme_info(scheme)["params"] if p["name"] == name)["read_when_text"]
+    )
 
 
 def unread_params(
-    scheme: str, values: Mapping[str, Any], names: Sequence[str]
+    scheme: str, values: Mapping[str, Any], names: Sequence[str], gpu: GpuValues | None = None
 ) -> list[tuple[str, str]]:
     """(parameter, why) for each of ``names`` that scheme ``scheme`` does not
-    read at ``values`` (every parameter's value): the core's read_when
+    read at ``values`` (every parameter's value) on any of the GPUs ``gpu``
+    (None: not known, a condition on the GPU holds): the core's read_when
     conditions (cpp/core/params.hpp), e.g. ('level_bound', "policy is 'lrr'")."""
     infos = {p["name"]: p for p in scheme_info(scheme)["params"]}
     out = []
     for name in names:
-        for cond in infos[name]["read_when"]:
-            other = infos[cond["param"]]
-            have = encode(other, values[cond["param"]], f"scheme '{scheme}'")
-            among = any(have == _condition_value(other, t) for t in cond["values"])
-            if among != cond["among"]:
-                out.append((name, f"{cond['param']} is {values[cond['param']]!r}"))
-                break
-        else:
-            if (why := _any_unmet(scheme, name, values)) is not None:
-                out.append((name, why))
+        why = unread_why(infos, name, values, gpu, f"scheme '{scheme}'")
+        if why is not None:
+            out.append((name, why))
     return out
 
 
@@ -167,52 +112,92 @@ def watched_params(s: Scheme, swept: set[str]) -> list[str]:
     whose condition a swept one decides is read at some points, and repeats no
     run where it is not: allowed.)"""
     infos = scheme_info(s.name)["params"]
-    return [
-        p["name"]
-        for p in infos
-        if (p["read_when"] or (s.name, p["name"]) in READ_WHEN_ANY) and p["name"] in swept
-    ]
+    return [p["name"] for p in infos if p["read_when"] and p["name"] in swept]
 
 
-def refuse_unread(s: Scheme, point: Mapping[str, Any], where: str) -> None:
+def _reads(s: Scheme, values: Mapping[str, Any], gpu: GpuValues | None) -> str:
+    every = [p["name"] for p in scheme_info(s.name)["params"]]
+    return ", ".join(n for n in every if not unread_params(s.name, values, [n], gpu)) or "(none)"
+
+
+def refuse_unread(
+    s: Scheme, point: Mapping[str, Any], where: str, gpu: GpuValues | None = None
+) -> None:
     """ConfigError when a parameter swept at this ``point`` of a sweep or space
-    is not read there (its conditions fail on ``s``'s parameters or on another
-    swept one): such runs would repeat each other (issue 29).  ``where`` names
-    the sweep or space."""
+    is not read there (its conditions fail on ``s``'s parameters, on another
+    swept one or on every GPU ``gpu`` of the run): such runs would repeat each
+    other (issue 29).  ``where`` names the sweep or space."""
     values = {**s.params, **point}
-    unread = unread_params(s.name, values, watched_params(s, set(point)))
+    unread = unread_params(s.name, values, watched_params(s, set(point)), gpu)
     if not unread:
         return
     name, why = unread[0]
     shown = ", ".join(f"{k}={v!r}" for k, v in point.items())
-    every = [p["name"] for p in scheme_info(s.name)["params"]]
-    reads = [n for n in every if not unread_params(s.name, values, [n])]
     raise ConfigError(
         f"{where} sets '{name}' for scheme '{s.name}' where it is not read: '{name}' is read only "
         f"when {read_when_text(s.name, name)}, and at the point ({shown}) {why}, so those runs "
-        f"would repeat each other; sweep '{name}' only with schemes and points where it is read "
-        f"(docs/experiments.md, \"Parameters a run does not read\"); scheme '{s.name}' reads "
-        f"there: {', '.join(reads)}"
+        f"would repeat each other; sweep '{name}' only with schemes, points and GPUs where it is "
+        f"read (docs/experiments.md, \"Parameters a run does not read\"); scheme '{s.name}' "
+        f"reads there: {_reads(s, values, gpu)}"
     )
 
 
-def check_scheme_axes(schemes: Sequence[Scheme], axes: Axes) -> None:
-    """Every scheme axis is read at every point of every scheme that has it,
-    and every parameter given under a READ_WHEN_ANY condition (the core
-    checks its own conditions when a Scheme is made) is read at some point."""
-    swept = {k.name for k in axes.keys if k.target == "scheme"}
+def _check_given(s: Scheme, axes: Axes | None, gpu: GpuValues) -> None:
+    """Every parameter ``s`` was given is read at some point of the sweep
+    ``axes`` (None: a baseline, which no axis changes) on some GPU of the run.
+    The core checked them against the scheme's own values when it was made;
+    the run's GPUs and its other axes are known only here."""
+    infos = {p["name"]: p for p in scheme_info(s.name)["params"]}
+    cols = (
+        [] if axes is None else [j for j in axes.columns("scheme") if axes.keys[j].name in s.params]
+    )
+    for name in s._given:
+        controls = scheme_controls(infos[name])
+        mine = [j for j in cols if axes is not None and axes.keys[j].name in controls]
+        if not gpu_controls(infos[name]) and not mine:
+            continue  # decided by the scheme's own values: the core's check
+        points: list[dict[str, Any]] = [{}]
+        if axes is not None and mine:
+            rows = np.unique(axes.points[:, mine], axis=0)
+            points = [
+                {axes.keys[j].name: axes.values[j][v] for j, v in zip(mine, row, strict=True)}
+                for row in rows
+            ]
+        whys = [unread_params(s.name, {**s.params, **p}, [name], gpu) for p in points]
+        if not all(whys):
+            continue  # read at some point
+        why = whys[0][0][1]
+        if mine:  # the first point's reason, and that none reads it
+            shown = ", ".join(f"{k}={v!r}" for k, v in points[0].items())
+            why = f"at the point ({shown}) {why}" + (
+                ", and no other point of the sweep reads it" if len(points) > 1 else ""
+            )
+        deciders = sorted(controls | {GPU_PREFIX + f for f in gpu_controls(infos[name])})
+        raise ConfigError(
+            f"scheme '{s.name}' sets '{name}', which is read only when "
+            f"{read_when_text(s.name, name)}, and {why}, so it would change nothing; drop "
+            f"'{name}', or set (or sweep) {' or '.join(deciders)} so that it is read; "
+            f"scheme '{s.name}' reads there: {_reads(s, {**s.params, **points[0]}, gpu)}"
+        )
+
+
+def check_scheme_reads(
+    schemes: Sequence[Scheme], baselines: Sequence[Scheme], axes: Axes, gpu: GpuValues
+) -> None:
+    """Every parameter a scheme or baseline was given is read at some point on
+    some GPU ``gpu`` of the run, and every scheme axis is read at every point
+    of every scheme that has it (on some GPU of the run)."""
     for s in schemes:
-        for name in s._given:
-            conds = READ_WHEN_ANY.get((s.name, name), ())
-            if conds and not swept & {param for param, _ in conds}:
-                refuse_unread(s, {name: s.params[name]}, "the run")
+        _check_given(s, axes, gpu)
+    for b in baselines:
+        _check_given(b, None, gpu)
     for s in schemes:
         cols = [j for j in axes.columns("scheme") if axes.keys[j].name in s.params]
         if not cols or not watched_params(s, {axes.keys[j].name for j in cols}):
             continue
         for row in np.unique(axes.points[:, cols], axis=0):
             point = {axes.keys[j].name: axes.values[j][v] for j, v in zip(cols, row, strict=True)}
-            refuse_unread(s, point, "a sweep")
+            refuse_unread(s, point, "a sweep", gpu)
 
 
 def check_run_count(
