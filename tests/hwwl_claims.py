@@ -295,9 +295,11 @@ CLAIMS: list[Claim] = [
         "the saving is overhead_instructions(data) - pulls - pushed_ids - wait_instructions: "
         "its size is set by the 7/17/4 worklist constants against the stand-ins' operator "
         "sizes (tbdse's choice), so the removed code is 7.5% (BH), 4.4% (DMR, capped by its "
-        "700-instruction operator) and 12.6% (SP; 65% of it the 17-instruction push scan) of "
-        "the best data version's instructions, and none's spin (1.1%, 7.4%, 2.9% of its own) "
-        "takes the rest; with lsorting SP runs 9.3% fewer than data, 11.4% fewer than data_wdo",
+        "700-instruction operator) and 10.9% (SP; 62% of it the 17-instruction push scan) of "
+        "the best data version's instructions; none's spin (1.1% and 7.4% of its own on BH "
+        "and DMR) takes the rest, and on SP (69%: its survey cascades stay in a few banks "
+        "while the other warps spin) far more; with gsorting SP runs 3.2% fewer than data, "
+        "with lsorting 19% more (its 56.6K WAIT pulls)",
     ),
     Claim(
         "F6-7",
@@ -358,8 +360,8 @@ CLAIMS: list[Claim] = [
         "predicted",
         chk.f6_threshold_weak,
         "BH's count is noise (threshold 0.04% behind gsorting; BH's scheme order flips with "
-        "the run seed, HWWL audit H4) and SP's schemes span 0.9%: the claim rests on BFS, DMR "
-        "and MST",
+        "the run seed, HWWL audit H4): the claim rests on BFS, DMR, MST and SP (threshold 2.8% "
+        "behind the best sorting scheme)",
     ),
     Claim(
         "F6-16",

@@ -30,20 +30,20 @@ _LSU = (
 MISS_WHY: dict[str, str] = {
     "T2-W-BH": "BH: " + _COALESCED.format(t="11.5", d="13.4") + "; every body is active, so "
     "topology wastes no check",
-    "T2-W-SP": "SP: " + _COALESCED.format(t="8.8", d="23.9") + "; topology merges an id's "
-    "activations per super-step (30.7K items vs data's 37.3K)",
+    "T2-W-SP": "SP: " + _COALESCED.format(t="2.6", d="23.8") + "; its survey pass after "
+    "the first decimation is short (4.1K items in 4 super-steps), so data's 129 push "
+    "atomics serialised at 200 cycles (25.8K of its 112.4K cycles) weigh as much as "
+    "topology's checks of every clause (65.5K checks, 88.2K cycles)",
     "T2-W-SSSP": "SSSP: " + _COALESCED.format(t="1.2", d="15.7") + "; label-correcting data "
     "relaxes more items than topology's merged flags",
     "T2-W-ALL": _WINNERS,
-    "T2-V-6": "work donating gains 10-15% on DMR, MST, SP: tbdse's donation balances a "
+    "T2-V-6": "work donating gains 10-13% on DMR and MST (SP: 1.00): tbdse's donation balances a "
     "block's items by their drawn cost, which §II-D says LonestarGPU's estimates could "
     "not (tbdse's reading, not traced to a counter)",
     "T2-DI-BH": "every body is active and pushes nothing, so topology's 4-instruction check "
     "per node is cheaper than data's 7-instruction pull",
     "T2-DI-DMR": "topology merges duplicate activations per super-step (14.9K items vs "
     "data's 18.3K at 700 instructions each); the paper's data DMR does not re-process them",
-    "T2-DI-SP": "topology merges duplicate activations (30.7K vs 37.3K items) and SP starts "
-    "all-active, so topology's checks waste little",
     "T2-DI-SSSP": "the paper's SSSP topology/data are within 1%; tbdse's topology checks "
     "every node of a 262K road graph on each of its ~900 super-steps (3.5e8 vs 5.2e7)",
     "T2-L1-DMR": "DMR's later loads read the mesh neighbours' records, Morton-ordered, so "
@@ -55,37 +55,53 @@ MISS_WHY: dict[str, str] = {
     "while data reads the scattered ids its worklist holds (15.3); the paper measured 4.4 "
     "for both",
     "F5-1": _WINNERS,
+    "F5-3": "sorted beats FIFO on BFS, DMR and SSSP only: SP's pass (about 1K items per "
+    "super-step) names clauses of a random formula, whose ids carry no locality, so sorting "
+    "gathers no shared lines (requests per load 28.6 sorted vs 27.4 FIFO; 0.99); before "
+    "the surveys were modelled its 37K items gave 1.06",
+    "F5-4": "fewer requests than data on BH, DMR and MST only: on SP the ideal FIFO worklist "
+    "makes 6% more (35.9K vs 34.0K) with 1% more items (4,121 vs 4,080: survey "
+    "propagation's work depends on the order) and as scattered loads (27.4 requests per "
+    "load vs 23.8); BFS and SSSP as in the claim's reason",
     "F5-2": "BH's better software is the coalesced topology kernel (1.04x), SSSP's too "
     "(0.73x): the ideal FIFO worklist's scattered loads are no cheaper than topology's",
     "F6-1": "BH's none is 0.90x of topology: all bodies are active, so topology's coalesced "
-    "kernel wastes nothing and the worklist's scattered loads cost more",
+    "kernel wastes nothing and the worklist's scattered loads cost more; SP's none is 0.69x: "
+    "its survey cascades stay in the banks of the threads that processed the fixed "
+    "variables' clauses (the busiest bank pushes 4.19x the mean, 6.7% of threads active, "
+    "1.26M WAIT pulls), the imbalance §IV-D ascribes to SP, while §IV-C lists SP among the "
+    "even benchmarks; every scheme that moves ids gives 1.09-1.13x",
     "F6-3": "MST's R-MAT hubs push their neighbours into one bank and the cascade (work x1.5 "
     "per generation) stays there: 12% of threads active under none, 2.4M WAIT pulls; "
     "lsorting gives 1.06x",
     "F6-4": "DMR's none makes 6% more requests than data: its pushes stay in the pusher's "
-    "bank, so the items a warp pulls are less local than data's per-super-step list",
+    "bank, so the items a warp pulls are less local than data's per-super-step list; SP's "
+    "none 14% more (38.8K line requests vs 34.0K, at 9.0 requests per load against data's "
+    "23.8; 4,096 items vs 4,080: survey propagation's work depends on the order); where "
+    "the extra requests come from is not traced",
     "F6-8": "under none every id stays in the bank of the thread that pushed it, so all of "
     "BFS and SSSP runs in the source's bank (bank 0 of core 0, at most 96 threads can work: "
     "0.4% and 1.1% of threads active, up to 3,404 and 6,663 ids in that bank) while every "
     "other launched warp spins; the count is a clock, none's makespan (11.5M, 31.9M cycles) "
     "times the spin the cores can issue (utilisation 0.57, 0.69; before the HWWL audit's "
     "fix it exceeded capacity, 1.18 and 1.99, and the ratios were 248x and 313x)",
-    "F6-16": "no signal: SP's five schemes span 0.9% (411.5K-415.3K cycles); its random "
-    "3-SAT has Poisson variable occurrences and independent activations per arc, so pushes "
-    "land evenly and no bank needs donations (threshold = lsorting, 0.999); hwwl.md "
-    "'Redistribution on BH and SP'",
-    "F6-17": "no signal: SP's banks stay even (69K WAIT pulls under none against 8.7M "
-    "instructions) and its schemes span 0.9%, so threshold has nothing to misdirect",
-    "F6-20": "no signal: SP's schemes span 0.9%; its banks stay even, so the global ranking "
-    "sacrifices no local balance (gsorting 1.393 vs lsorting 1.386)",
+    "F6-17": "under none SP's survey cascades stay in the banks that started them (push "
+    "imbalance 4.19, 1.26M WAIT pulls, 127.2K cycles), which costs far more than any "
+    "misdirected donation: threshold (81.3K cycles) is 1.57x faster than none, though the "
+    "slowest of the four schemes that move ids (F6-15, F6-16 hold on SP)",
+    "F6-20": "gsorting is 0.9% faster than lsorting on SP (78.2K vs 79.0K cycles), inside "
+    "the order noise of an asynchronous survey pass (items 4,096-4,159 by scheme); with "
+    "input seeds 1 and 2 gsorting is 2.8% and 7.2% behind lsorting "
+    "(scripts/hwwl_sp_convergence.py), so the sign is not the mechanism's",
     "F6-22": "SSSP (0.979): magic moves 22,678 ids between cores (lsorting 4,857), raising "
     "the L1 miss rate (0.932 vs 0.925) and requests per load (20.8 vs 19.6): its moves cost "
-    "locality, a tbdse effect (the paper's magic ignores bandwidth only); BH and SP (0.991) "
-    "are inside their schemes' noise (BH's order flips with the run seed, SP's span 0.9%)",
+    "locality, a tbdse effect (the paper's magic ignores bandwidth only); BH (0.991) is "
+    "inside its schemes' noise (BH's order flips with the run seed)",
     "F7-1": "SP and BFS lose most: BFS spills half its pushed ids at 8-32 entries (F7-11); "
-    "SP's 2.4K spill stores and 1K refill loads are few against its 343K requests, and its "
-    "loss is in the loads' latency (641 cycles at 32 entries on demand, 271 with infinite "
-    "banks), cause open as F7-12",
+    "SP at 8 entries (0.67) spills 3.2K of its ~3.6K pushed ids (4 entries per partition "
+    "against up to ~2K ids per super-step) in 1.2K stores, refills them in 134 loads that "
+    "stall their warps, and its loads take 521 cycles (284 with infinite banks) after a "
+    "1,295-cycle wait for a load-store queue entry",
     "F7-3": "BH's on-demand gap is small (0.10): with one thread per id, each bank's refill "
     "is one coalesced load hidden by 96 other threads; SP's and BFS's gaps are larger",
     "F7-4": "MST's on-demand gap is small (0.10): its time is the serial hub cascade (18% of "
@@ -104,17 +120,18 @@ MISS_WHY: dict[str, str] = {
     "returns the ids sooner than on-demand at 32 (1.062)",
     "F7-11": "half of BFS's pushed ids spill at 32 entries: the road graph's frontiers "
     "(~5,000 ids per level) exceed 64 banks x 16 entries per partition",
-    "F7-12": "not memory traffic from spills: " + _LSU + "; SP spills 15.8K ids in 2.4K "
-    "stores and 985 loads against 344K requests, and its loads take 934 cycles (271 with "
-    "infinite banks) (BH 0.59, SP 0.56 at 32 entries)",
+    "F7-12": "not memory traffic from spills: " + _LSU + "; SP (0.83 at 32 entries) spills "
+    "2.1K ids in 813 stores and 69 loads against 38.0K requests, and its loads take 388 "
+    "cycles (284 with infinite banks) after a 1,910-cycle wait for a load-store queue "
+    "entry (BH 0.59 at 32 entries)",
     "F7-13": "interval refill at 8 entries beats 32 on BH, MST and SSSP: with smaller banks "
     "fewer threads hold items (BH 19% vs 79%, MST 4% vs 18%, SSSP 27% vs 58%) and these "
     "runs go faster with fewer loads in flight (load latency BH 368 vs 924, MST 484 vs "
     "1,277 cycles): more concurrency costs them more in the memory system than it gains "
     "(F7-6)",
     "F7-15": "BH, SP and SSSP lose to their coalesced topology kernels (as T2-W-*) and "
-    "finite banks lose 40% on BH and SP through longer loads, not spills (F7-12); MST's hub "
-    "cascade caps it at 0.89",
+    "finite banks lose 41% on BH and 17% on SP through longer loads, not spills (F7-12); "
+    "MST's hub cascade caps it at 0.89",
     "F7-16": "as F7-15",
     "F7-17": "MST's realistic worklist (0.89x topology) runs its hub cascades in few banks; "
     "lsorting at 32 entries rebalances only queued ids, and its loads wait longer (1,277 "

@@ -66,6 +66,27 @@ def test_sp_is_random_3sat_at_ratio_4_2() -> None:
     made = li.random_sat_sp(4200, seed=3)
     assert made.stats["variables"] == 1000
     assert made.graph is not None and made.graph.nodes == 4200
+    # The formula itself goes to the machine: 3 signed literals per clause,
+    # each negated with probability 1/2, over the graph's variables.
+    lits = made.literals
+    assert lits is not None and lits.shape == (3 * 4200,)
+    assert 0.47 < (lits < 0).mean() < 0.53
+    assert set(np.abs(lits).tolist()) <= set(range(1, 1001))
+
+
+def test_sp_starts_after_the_first_decimation() -> None:
+    p = td.workloads.lonestar("sp", nodes=4200, seed=3).model_input
+    start = p.survey_start()
+    assert start is not None
+    # LonestarGPU fixes 1% of the variables per decimation; the pass starts
+    # from the clauses of those 10 variables (about 12.6 occurrences each).
+    assert start["fixed_variables"] == 10
+    assert start["seeds"] == len(p.initial_items())
+    assert 60 < start["seeds"] < 200
+    assert 0 < start["satisfied_clauses"] < start["seeds"]
+    assert len(p.literals) == 3 * 4200
+    first = td.workloads.lonestar("sp", nodes=4200, seed=3, decimations=0).model_input
+    assert len(first.initial_items()) == 4200  # from random surveys: every clause
 
 
 def test_mst_reads_a_dimacs_road_graph() -> None:
@@ -78,6 +99,9 @@ def test_mst_reads_a_dimacs_road_graph() -> None:
     ("kwargs", "words"),
     [
         ({"benchmark": "bh", "input": "file", "path": str(ROME)}, "mst only"),
+        ({"benchmark": "bh", "decimations": 2}, "decimations"),
+        ({"benchmark": "sp", "input": "uniform", "decimations": 2}, "decimations"),
+        ({"benchmark": "sp", "decimations": -1}, "decimations"),
         ({"benchmark": "mst", "input": "file"}, "path"),
         ({"benchmark": "mst", "path": str(ROME)}, "input 'file'"),
         ({"benchmark": "sp", "input": "grid"}, "lonestar input"),
@@ -117,10 +141,26 @@ def test_structured_operator_refuses_bad_fields(
         td._core.WorklistProblem(g, "synthetic", {**base, **fields}, scale, initial)
 
 
-def test_structured_problem_pickles_with_its_input() -> None:
+@pytest.mark.parametrize("bench", ["dmr", "sp"])
+def test_structured_problem_pickles_with_its_input(bench: str) -> None:
     import pickle
 
-    p = td.workloads.lonestar("dmr", nodes=1024, seed=4).model_input
+    p = td.workloads.lonestar(bench, nodes=1024, seed=4).model_input
     q = pickle.loads(pickle.dumps(p))
     assert q.content_hash == p.content_hash
     assert list(q.initial_items()) == list(p.initial_items())
+    assert q.literals == p.literals
+
+
+def test_a_formula_belongs_to_the_synthetic_operator_alone() -> None:
+    g = td.workloads.graphs.from_edges([(0, 1), (1, 0)], nodes=2)
+    lits = [1, 2, -1, 2]
+    with pytest.raises(td.ConfigError, match="literals belong to the synthetic"):
+        td._core.WorklistProblem(g, "bfs", {"source": 0.0}, [], [], lits)
+    with pytest.raises(td.ConfigError, match="give no initial ids"):
+        td._core.WorklistProblem(None, "synthetic", {"nodes": 2.0}, [], [0], lits)
+    with pytest.raises(td.ConfigError, match="names variable 1 twice"):
+        td._core.WorklistProblem(None, "synthetic", {"nodes": 2.0}, [], [], [1, -1, 2, 3])
+    with pytest.raises(td.ConfigError, match="survey_epsilon"):
+        fields = {"nodes": 2.0, "survey_epsilon": 0.0}
+        td._core.WorklistProblem(None, "synthetic", fields, [], [], lits)

@@ -46,6 +46,18 @@ def test_a_warp_that_pushes_nothing_still_runs_the_push(gpu: td.Gpu) -> None:
     assert m["overhead_instructions"] >= pulls_and_scans
 
 
+def test_survey_propagation_runs_the_push_sequence(gpu: td.Gpu) -> None:
+    # SP's operator decides its activations from the surveys (no arc
+    # probability): its kernel still has the push, so every item pays the
+    # scan, every warp iteration an atomic, every pushed id its store.
+    wl = td.workloads.lonestar("SP", nodes=4096)
+    r = td.simulate(wl, gpu, "data")
+    m = r.metrics
+    pushed = m["items"] - len(wl.model_input.initial_items())
+    assert pushed > 0 and m["amos"] >= m["items"] / 32
+    assert m["overhead_instructions"] == (7 + 17) * m["items"] + m["amos"] + 4 * pushed
+
+
 def test_an_operator_that_never_pushes_pays_no_push(gpu: td.Gpu) -> None:
     # BH's bodies activate nothing: its kernel has no push (and no atomic).
     wl = td.workloads.lonestar("BH", nodes=4096)

@@ -60,6 +60,9 @@ OperatorSpec spec_from(const std::string& op, const Fields& fields) {
     else if (key == "work_smooth") s.work_smooth = v;
     else if (key == "arc_activation") s.arc_activation = v;
     else if (key == "work_corr") s.work_corr = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
+    else if (key == "survey_epsilon") s.survey_epsilon = v;
+    else if (key == "decimations") s.decimations = static_cast<std::int32_t>(std::clamp<std::int64_t>(whole(v, key), -1, INT32_MAX));
+    else if (key == "fix_fraction") s.fix_fraction = v;
     else throw ConfigError("unknown worklist operator field '" + key + "'");
   }
   return s;
@@ -75,16 +78,20 @@ Fields fields_of(const OperatorSpec& s) {
           {"spread", s.spread},           {"generations", s.generations},
           {"locality", s.locality},
           {"work_smooth", s.work_smooth}, {"work_corr", s.work_corr},
-          {"arc_activation", s.arc_activation}};
+          {"arc_activation", s.arc_activation},
+          {"survey_epsilon", s.survey_epsilon}, {"decimations", s.decimations},
+          {"fix_fraction", s.fix_fraction}};
 }
 
 std::shared_ptr<WorklistProblem> make_problem(const std::optional<std::shared_ptr<Digraph>>& graph,
                                               const std::string& op, const Fields& fields,
                                               std::vector<float> work_scale,
-                                              std::vector<std::int32_t> initial) {
+                                              std::vector<std::int32_t> initial,
+                                              std::vector<std::int32_t> literals) {
   DigraphPtr g = graph ? *graph : nullptr;
   return std::make_shared<WorklistProblem>(std::move(g), spec_from(op, fields),
-                                           std::move(work_scale), std::move(initial));
+                                           std::move(work_scale), std::move(initial),
+                                           std::move(literals));
 }
 
 }  // namespace
@@ -95,7 +102,8 @@ void register_hwwl(py::module_& m) {
       "An operator over work items (BFS, SSSP on a Digraph, or the synthetic stand-in): the "
       "worklist machine's workload.")
       .def(py::init(&make_problem), py::arg("graph"), py::arg("operator"), py::arg("fields"),
-           py::arg("work_scale") = std::vector<float>{}, py::arg("initial") = std::vector<std::int32_t>{})
+           py::arg("work_scale") = std::vector<float>{}, py::arg("initial") = std::vector<std::int32_t>{},
+           py::arg("literals") = std::vector<std::int32_t>{})
       .def_property_readonly("work_scale", [](const WorklistProblem& p) { return p.work_scale(); })
       .def_property_readonly("initial_ids", [](const WorklistProblem& p) { return p.initial_ids(); })
       .def_property_readonly("operator", [](const WorklistProblem& p) { return operator_name(p.op().kind); })
@@ -105,6 +113,27 @@ void register_hwwl(py::module_& m) {
         return py::cast(std::const_pointer_cast<Digraph>(p.graph_ptr()));
       })
       .def_property_readonly("nodes", &WorklistProblem::nodes)
+      .def_property_readonly("literals", [](const WorklistProblem& p) {
+        return p.formula() ? p.formula()->literals() : std::vector<std::int32_t>{};
+      })
+      .def("survey_start", [](const WorklistProblem& p) -> py::object {
+        if (!p.formula()) return py::none();
+        const hwwl::SurveyStart* s;
+        {
+          py::gil_scoped_release release;
+          s = &p.survey_start();
+        }
+        std::int64_t satisfied = 0;
+        for (std::int32_t a = 0; a < p.formula()->clauses(); ++a) satisfied += s->surveys.satisfied(a);
+        py::dict out;
+        out["sweeps"] = s->sweeps;
+        out["fixed_variables"] = s->surveys.fixed_variables();
+        out["satisfied_clauses"] = satisfied;
+        out["seeds"] = s->seeds.size();
+        out["eta"] = to_numpy(std::vector<double>(s->surveys.eta()));
+        return out;
+      }, "SP: where the simulated pass starts (host sweeps, variables fixed, satisfied "
+         "clauses, initial items, the surveys); None for other operators.")
       .def("initial_items", [](const WorklistProblem& p) { return to_numpy(p.initial_items()); })
       .def("reference_distances", [](const WorklistProblem& p) {
         std::vector<std::int64_t> d;
@@ -121,15 +150,17 @@ void register_hwwl(py::module_& m) {
             py::object graph = py::none();
             if (p.graph()) graph = py::cast(std::const_pointer_cast<Digraph>(p.graph_ptr()));
             return py::make_tuple(graph, operator_name(p.op().kind), fields_of(p.op()),
-                                  p.work_scale(), p.initial_ids());
+                                  p.work_scale(), p.initial_ids(),
+                                  p.formula() ? p.formula()->literals() : std::vector<std::int32_t>{});
           },
           [](const py::tuple& state) {
-            if (state.size() != 5) throw ConfigError("WorklistProblem: damaged pickled state");
+            if (state.size() != 6) throw ConfigError("WorklistProblem: damaged pickled state");
             std::optional<std::shared_ptr<Digraph>> graph;
             if (!state[0].is_none()) graph = state[0].cast<std::shared_ptr<Digraph>>();
             return make_problem(graph, state[1].cast<std::string>(), state[2].cast<Fields>(),
                                 state[3].cast<std::vector<float>>(),
-                                state[4].cast<std::vector<std::int32_t>>());
+                                state[4].cast<std::vector<std::int32_t>>(),
+                                state[5].cast<std::vector<std::int32_t>>());
           }));
 }
 

@@ -54,6 +54,7 @@ HwwlMachine::HwwlMachine(const HwwlParams& params, const WorklistProblem& proble
     warps_[w].item.fill(-1);
   }
   loads_.resize(banks_.size());
+  bank_pushes_.assign(banks_.size(), 0);
 }
 
 std::int64_t HwwlMachine::room(std::int32_t b) const {
@@ -331,6 +332,7 @@ void HwwlMachine::push(std::int32_t w) {
         continue;
       }
       Bank& bank = banks_[bank_of(warp, k)];
+      ++bank_pushes_[static_cast<std::size_t>(bank_of(warp, k))];
       use_port(bank);
       ++dynamic_instructions_;
       const std::int64_t used = bank.part[side].size() + (side == pull_ ? bank.reserved : 0);

@@ -84,6 +84,9 @@ class HwwlMachine final : public WarpMachine {
   bool finished() const override { return done_; }
   std::vector<double> stats() const override;
   double lsu_stat(int which) const;  // lsu_occupancy, lsu_wait, lsu_refill_share, lsu_spill_share
+  // Most ids pushed by one bank's threads over the mean per bank; NaN for an
+  // ideal worklist (no banks) or when nothing was pushed.
+  double bank_push_imbalance() const;
   void sample_more(std::vector<Series>& trace, bool first) override;
 
   std::int32_t bank_of(const Warp& w, std::int32_t k) const {
@@ -173,6 +176,7 @@ class HwwlMachine final : public WarpMachine {
   std::int64_t skipped_port_ = 0, skipped_empty_ = 0;  // dropped moves: no port cycle; nothing to move
   std::int64_t virt_loads_ = 0, virt_stores_ = 0, spilled_ = 0, peak_overflow_ = 0;
   std::int64_t pushed_ = 0, peak_bank_ = 0;
+  std::vector<std::int64_t> bank_pushes_;  // ids pushed by each bank's threads (into it)
   double occupancy_sum_ = 0;
   std::int64_t occupancy_samples_ = 0;
 

@@ -1,5 +1,6 @@
 // HwwlMachine, what a run reports: its statistics (in stat_info's order),
 // the sampled activity, and the hardware's storage and area (§V-B).
+#include <algorithm>
 #include <bit>
 #include <limits>
 
@@ -51,6 +52,11 @@ const std::vector<StatInfo>& HwwlMachine::stat_info() {
        "share of load-store queue entry-cycles held by virtualization loads (refills)"},
       {"lsu_spill_share", "fraction",
        "share of load-store queue entry-cycles held by virtualization stores (spills)"},
+      // Where the pushes landed: a bank's threads push into it, so this is
+      // how unevenly the operator's activations arose over the banks.
+      {"bank_push_imbalance", "ratio",
+       "most ids pushed into one bank by its threads over the mean per bank (1 = even); NaN "
+       "for an ideal worklist or when nothing was pushed"},
   };
   return list;
 }
@@ -112,7 +118,16 @@ std::vector<double> HwwlMachine::stats() const {
           lsu_stat(0),
           lsu_stat(1),
           lsu_stat(2),
-          lsu_stat(3)};
+          lsu_stat(3),
+          bank_push_imbalance()};
+}
+
+double HwwlMachine::bank_push_imbalance() const {
+  if (ideal_ || pushed_ == 0) return std::numeric_limits<double>::quiet_NaN();
+  std::int64_t most = 0, total = 0;
+  for (const std::int64_t n : bank_pushes_) most = std::max(most, n), total += n;
+  return static_cast<double>(most) * static_cast<double>(bank_pushes_.size()) /
+         static_cast<double>(total);
 }
 
 double HwwlMachine::lsu_stat(int which) const {

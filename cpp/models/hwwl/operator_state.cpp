@@ -37,6 +37,7 @@ OperatorState::OperatorState(const WorklistProblem& problem, std::uint64_t model
       pending_ += initial_[id] ? 0 : 1;
       initial_[id] = 1;
     }
+    if (problem.formula()) surveys_.emplace(problem.survey_start().surveys);
   } else {
     dist_.assign(n, kUnreached);
     dist_[op_.source] = 0;
@@ -152,7 +153,15 @@ ItemCost OperatorState::apply_synthetic(std::int32_t u, std::vector<std::int32_t
   const double work = op_.work_mean * (scale.empty() ? 1.0 : scale[u]) *
                       std::pow(op_.work_growth, gen) * std::exp(sigma * z - 0.5 * sigma * sigma);
   const auto instructions = static_cast<std::int64_t>(std::max(1.0, std::round(work)));
-  if (const Digraph* g = problem_.graph()) {  // the input's structure: activations along arcs
+  if (surveys_) {  // SP: the clause's surveys; neighbours whose input moved are activated
+    const bool may_push = gen + 1 < op_.generations;
+    std::int32_t k = 0;
+    surveys_->update(u, op_.survey_epsilon, [&](std::int32_t b) {
+      if (!may_push || is_pending(b)) return;  // Galois sp's onWL flag: one pending per clause
+      push(b, child_origin(origin, k++), gen + 1);
+      activated.push_back(b);
+    });
+  } else if (const Digraph* g = problem_.graph()) {  // the input's structure: activations along arcs
     if (gen + 1 < op_.generations && op_.arc_activation > 0) {
       const auto next = g->neighbours(u);
       for (std::size_t k = 0; k < next.size(); ++k) {

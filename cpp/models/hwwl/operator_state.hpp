@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -48,6 +49,9 @@ class OperatorState {
 
   std::int64_t items() const { return items_; }
 
+  // SP: the surveys as the run left them (nullptr for other operators).
+  const Surveys* surveys() const { return surveys_ ? &*surveys_ : nullptr; }
+
  private:
   struct Token {  // a pending activation of a synthetic item
     std::uint64_t origin;
@@ -60,6 +64,7 @@ class OperatorState {
   std::int32_t take(std::int32_t u);  // unlinks u's first pending token
   void push(std::int32_t v, std::uint64_t origin, std::int32_t generation);
   double smooth_field(std::int32_t u) const;
+  bool is_pending(std::int32_t v) const { return initial_[v] != 0 || head_[v] >= 0; }
 
   const WorklistProblem& problem_;
   const OperatorSpec& op_;
@@ -71,6 +76,7 @@ class OperatorState {
   std::int32_t free_ = -1;              // free list through Token::next
   std::int64_t pending_ = 0;
   std::int64_t items_ = 0;
+  std::optional<Surveys> surveys_;      // SP: the surveys, updated as clauses are processed
 };
 
 }  // namespace tbdse::hwwl

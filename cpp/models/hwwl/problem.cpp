@@ -58,7 +58,8 @@ void require(bool ok, const std::string& message) {
 }  // namespace
 
 WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op, std::vector<float> work_scale,
-                                 std::vector<std::int32_t> initial)
+                                 std::vector<std::int32_t> initial,
+                                 std::vector<std::int32_t> literals)
     : graph_(std::move(graph)), op_(op), work_scale_(std::move(work_scale)),
       initial_(std::move(initial)) {
   const bool synthetic = op_.kind == OperatorKind::SYNTHETIC;
@@ -69,8 +70,8 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op, std::vector<
     require(op_.source >= 0 && op_.source < graph_->nodes(),
             "source " + std::to_string(op_.source) + " is not a node (0.." +
                 std::to_string(graph_->nodes() - 1) + ")");
-    require(work_scale_.empty() && initial_.empty() && op_.arc_activation == 0,
-            "work_scale, initial ids and arc_activation belong to the synthetic operator");
+    require(work_scale_.empty() && initial_.empty() && op_.arc_activation == 0 && literals.empty(),
+            "work_scale, initial ids, arc_activation and literals belong to the synthetic operator");
   } else {
     if (graph_) {  // the input's structure: ids are its nodes
       require(op_.nodes == 0 || op_.nodes == graph_->nodes(),
@@ -112,6 +113,15 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op, std::vector<
     require(op_.work_corr >= 0 && op_.work_corr <= kMaxWorkIds, "work_corr must be in [0, 2^24]");
     require(op_.work_smooth == 0 || op_.work_corr >= 1,
             "work_smooth > 0 needs a correlation length work_corr >= 1");
+    require(op_.survey_epsilon > 0 && op_.survey_epsilon < 1, "survey_epsilon must be in (0, 1)");
+    require(op_.decimations >= 0 && op_.decimations <= 100'000, "decimations must be in [0, 1e5]");
+    require(op_.fix_fraction > 0 && op_.fix_fraction <= 1, "fix_fraction must be in (0, 1]");
+    if (!literals.empty()) {
+      require(initial_.empty() && op_.arc_activation == 0,
+              "with literals (survey propagation) the surveys decide activations and the "
+              "decimation the initial items: give no initial ids and arc_activation 0");
+      formula_ = std::make_shared<const SatFormula>(std::move(literals), op_.nodes);
+    }
   }
   require(nodes() <= kMaxWorkIds,
           std::to_string(nodes()) + " work ids do not fit the banks' 24-bit entries (at most " +
@@ -132,6 +142,11 @@ WorklistProblem::WorklistProblem(DigraphPtr graph, OperatorSpec op, std::vector<
   // Version 3 of the synthetic draws (graph-driven activations): results kept
   // under the old keys are not reused.
   if (synthetic) h.add_signed(3);
+  if (formula_) {  // version 4: survey propagation
+    h.add_signed(4).add_double(op_.survey_epsilon).add_signed(op_.decimations);
+    h.add_double(op_.fix_fraction);
+    for (const std::int32_t lit : formula_->literals()) h.add_signed(lit);
+  }
   hash_ = h.digest();
 }
 
@@ -152,8 +167,40 @@ std::map<std::string, double> WorklistProblem::sizes() const {
   return out;
 }
 
+const SurveyStart& WorklistProblem::survey_start() const {
+  std::call_once(survey_once_, [this] {
+    if (!formula_) throw SimulationError("internal: survey_start() without a formula");
+    // LonestarGPU sp's main loop on the host: converge from random surveys,
+    // then each decimation fixes variables and converges again; the pass
+    // after the last decimation is the one the machines run.
+    SurveyParams p;
+    p.epsilon = op_.survey_epsilon;
+    p.fix_fraction = op_.fix_fraction;
+    auto start = std::make_unique<SurveyStart>(
+        SurveyStart{Surveys(*formula_, mix64(hash_ ^ 0x5B5E7ULL)), {}, 0});
+    Surveys& s = start->surveys;
+    if (op_.decimations == 0) {
+      start->seeds.resize(static_cast<std::size_t>(formula_->clauses()));
+      for (std::int32_t a = 0; a < formula_->clauses(); ++a) start->seeds[a] = a;
+    }
+    for (std::int32_t d = 1; d <= op_.decimations; ++d) {
+      start->sweeps += s.converge(p);
+      start->seeds = s.decimate(p);
+      if (start->seeds.empty())
+        throw ConfigError("worklist workload: decimations = " +
+                          std::to_string(op_.decimations) + ": the formula is paramagnetic " +
+                          "(or has no free variable) after " + std::to_string(d - 1) +
+                          " decimations; use at most " + std::to_string(d - 1));
+      if (d < op_.decimations) s.retire_satisfied();
+    }
+    survey_ = std::move(start);
+  });
+  return *survey_;
+}
+
 std::vector<std::int32_t> WorklistProblem::initial_items() const {
   if (op_.kind != OperatorKind::SYNTHETIC) return {op_.source};
+  if (formula_) return survey_start().seeds;
   if (!initial_.empty()) return initial_;
   const auto count = std::max<std::int64_t>(1, std::llround(op_.initial * op_.nodes));
   std::vector<std::int32_t> items;

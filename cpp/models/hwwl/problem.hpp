@@ -15,6 +15,7 @@
 
 #include "core/digraph.hpp"
 #include "core/model_input.hpp"
+#include "models/hwwl/survey.hpp"
 
 namespace tbdse::hwwl {
 
@@ -62,6 +63,27 @@ struct OperatorSpec {
   // (instead of `activations` within `spread`); its later load rounds read
   // its neighbours' records (instead of ids within `locality`).
   double arc_activation = 0.0;
+  // Survey propagation (a formula given with the problem: SP over random
+  // K-SAT, docs/models/hwwl.md "SP"): the items are the clauses, and
+  // processing one updates its surveys and activates the clauses sharing a
+  // variable whose survey moved by more than survey_epsilon (instead of
+  // arc_activation), while the item's generation + 1 < generations.  The run
+  // is the survey propagation pass that follows `decimations` decimation
+  // steps of LonestarGPU's survey-inspired decimation (each fixing
+  // fix_fraction of the variables), made on the host and not timed; its
+  // initial items are the clauses of the variables the last one fixed (all
+  // clauses when decimations = 0, from random surveys).
+  double survey_epsilon = 0.01;
+  std::int32_t decimations = 0;
+  double fix_fraction = 0.01;
+};
+
+// Where SP's simulated pass starts: the surveys after the host's decimations,
+// and its initial items.
+struct SurveyStart {
+  Surveys surveys;
+  std::vector<std::int32_t> seeds;
+  std::int32_t sweeps = 0;  // synchronous sweeps the host's converge() calls took
 };
 
 class WorklistProblem final : public ModelInput {
@@ -72,8 +94,10 @@ class WorklistProblem final : public ModelInput {
   // per id, > 0, multiplying work_mean: the input's per-item work) and
   // initial (the ids active at the start, instead of `initial` evenly
   // spaced).  ConfigError naming the field otherwise.
+  // literals: SP's K-SAT formula (SatFormula), one clause per id; only with
+  // the synthetic operator, and without initial ids (the decimation gives them).
   WorklistProblem(DigraphPtr graph, OperatorSpec op, std::vector<float> work_scale = {},
-                  std::vector<std::int32_t> initial = {});
+                  std::vector<std::int32_t> initial = {}, std::vector<std::int32_t> literals = {});
 
   std::string kind() const override { return "worklist"; }
   std::uint64_t content_hash() const override { return hash_; }
@@ -89,6 +113,12 @@ class WorklistProblem final : public ModelInput {
   // (empty: `initial` evenly spaced), as given.
   const std::vector<float>& work_scale() const { return work_scale_; }
   const std::vector<std::int32_t>& initial_ids() const { return initial_; }
+  // SP's formula (null: not SP) and, computed once on first use, where its
+  // pass starts (SimulationError when the host's survey propagation does
+  // not converge; ConfigError when the formula turns paramagnetic before
+  // `decimations` steps).
+  const SatFormula* formula() const { return formula_.get(); }
+  const SurveyStart& survey_start() const;
 
   // The ids active at the start, in order.
   std::vector<std::int32_t> initial_items() const;
@@ -102,7 +132,10 @@ class WorklistProblem final : public ModelInput {
   OperatorSpec op_;
   std::vector<float> work_scale_;
   std::vector<std::int32_t> initial_;
+  std::shared_ptr<const SatFormula> formula_;
   std::uint64_t hash_ = 0;
+  mutable std::once_flag survey_once_;
+  mutable std::unique_ptr<SurveyStart> survey_;
   mutable std::once_flag reference_once_;
   mutable std::vector<std::int64_t> reference_;
 };

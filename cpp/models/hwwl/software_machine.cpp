@@ -39,7 +39,8 @@ SoftwareMachine::SoftwareMachine(Mode mode, const SoftwareParams& params,
   blocks_per_core_ = static_cast<std::int32_t>(std::min<std::int64_t>(fit, gpu.tb_slots));
   const OperatorSpec& op = problem.op();
   can_push_ = op.kind != OperatorKind::SYNTHETIC ||
-              ((op.activations > 0 || op.arc_activation > 0) && op.generations > 1);
+              ((op.activations > 0 || op.arc_activation > 0 || problem.formula() != nullptr) &&
+               op.generations > 1);
 }
 
 void SoftwareMachine::start() {

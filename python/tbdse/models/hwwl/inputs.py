@@ -22,10 +22,12 @@ the preset's ``work_mean``) and the ids active at the start.
   with its degree) and a merge activates neighbouring components: hubs
   activate many, all into the pushing thread's bank.
 * :func:`random_sat_sp` — SP: random 3-SAT with 4.2 clauses per variable
-  (the hard region survey propagation is for; LonestarGPU/Galois SP takes
-  clauses, variables and k); the items are the clauses, a clause's update
-  costs the occurrences of its literals, and activates the clauses sharing a
-  variable with it.
+  (the hard region survey propagation is for; LonestarGPU's SP input
+  ``random-42000-10000-3.cnf`` has this ratio), each literal negated with
+  probability 1/2; the items are the clauses, a clause's update costs the
+  occurrences of its literals, and the formula goes to the machine, whose
+  operator runs survey propagation on it (cpp/models/hwwl/survey.hpp): which
+  clauses an update activates depends on how far its surveys moved.
 """
 
 from __future__ import annotations
@@ -59,8 +61,10 @@ class LonestarInput:
 
     graph: _core.Digraph | None
     work_scale: np.ndarray  # float32, one per id, mean 1
-    initial: np.ndarray  # int32 ids active at the start
+    initial: np.ndarray  # int32 ids active at the start (empty: the operator decides, SP)
     stats: dict[str, float]
+    # SP: the K-SAT formula, K signed 1-based literals per clause (DIMACS), or None
+    literals: np.ndarray | None = None
 
 
 def _morton(points: np.ndarray, bits: int) -> np.ndarray:
@@ -210,6 +214,9 @@ def random_sat_sp(nodes: int, seed: int = 0, k: int = 3) -> LonestarInput:
     clauses = nodes
     variables = max(k, round(clauses / SAT_RATIO))
     lits = np.stack([rng.choice(variables, k, replace=False) for _ in range(clauses)])
+    # Random K-SAT: each literal negated with probability 1/2 (drawn after the
+    # variables, so the clause graph is the same as before signs were drawn).
+    signs = np.where(rng.integers(0, 2, size=lits.shape) == 1, -1, 1)
     var_clause = np.column_stack([lits.ravel(), np.repeat(np.arange(clauses), k)])
     var_clause = var_clause[np.argsort(var_clause[:, 0], kind="stable")]
     starts = np.searchsorted(var_clause[:, 0], np.arange(variables + 1))
@@ -228,6 +235,7 @@ def random_sat_sp(nodes: int, seed: int = 0, k: int = 3) -> LonestarInput:
     return LonestarInput(
         g,
         (cost / cost.mean()).astype(np.float32),
-        np.arange(clauses, dtype=np.int32),
+        np.zeros(0, dtype=np.int32),  # the decimation picks them (survey.hpp)
         {"variables": float(variables), "ratio": clauses / variables},
+        ((lits + 1) * signs).astype(np.int32).ravel(),
     )

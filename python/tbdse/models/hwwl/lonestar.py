@@ -107,13 +107,20 @@ STRUCTURED: dict[str, dict[str, float]] = {
         "generations": 12,
         "work_growth": 1.5,
     },
-    # A clause's update activates the clauses that share a variable with it.
+    # Survey propagation (cpp/models/hwwl/survey.hpp): a clause's update
+    # activates the clauses sharing a variable whose survey moved by more than
+    # survey_epsilon (LonestarGPU sp's EPSILON); the pass simulated is the one
+    # after the first decimation (fix_fraction: LonestarGPU's canfix, 1% of
+    # the variables), so it starts from the clauses of the variables fixed;
+    # generations caps a chain of activations at LonestarGPU's MAXITERATION.
     "sp": {
         "work_mean": 220,
         "work_sigma": 0.3,
         "mem_rounds": 10,
-        "arc_activation": 0.015,
-        "generations": 6,
+        "generations": 1000,
+        "survey_epsilon": 0.01,
+        "decimations": 1,
+        "fix_fraction": 0.01,
     },
 }
 INPUTS = ("structured", "uniform", "file")
@@ -123,17 +130,18 @@ def lonestar_names() -> list[str]:
     return sorted(LONESTAR)
 
 
-def _structured(key: str, nodes: int, seed: int, path: str) -> tuple[Any, Any, Any]:
+def _structured(key: str, nodes: int, seed: int, path: str) -> tuple[Any, Any, Any, Any]:
     if path:
         g = graphs.read(path)
-        return g, li.degree_work(g), list(range(g.nodes))
+        return g, li.degree_work(g), list(range(g.nodes)), []
     made = {
         "bh": li.plummer_bh,
         "dmr": li.clustered_dmr,
         "mst": li.rmat_mst,
         "sp": li.random_sat_sp,
     }[key](nodes, seed)
-    return made.graph, made.work_scale, made.initial
+    literals: Any = [] if made.literals is None else made.literals
+    return made.graph, made.work_scale, made.initial, literals
 
 
 @generator(
@@ -145,13 +153,16 @@ def lonestar(
     input: str = "structured",
     seed: int = 0,
     path: str = "",
+    decimations: int | None = None,
     *,
     name: str | None = None,
 ) -> Workload:
     """A LonestarGPU benchmark (bh, dmr, mst, sp) over about ``nodes`` ids: input
     'structured' (the benchmark's input kind generated: Plummer bodies, a clustered
     mesh, an R-MAT graph, random 3-SAT; tbdse.models.hwwl.inputs), 'file' (mst: a graph file,
-    path) or 'uniform' (the earlier stand-in, no input structure)."""
+    path) or 'uniform' (the earlier stand-in, no input structure).  ``decimations``
+    (sp, structured only): which pass of survey-inspired decimation runs, after that
+    many decimation steps (default 1; 0: the first convergence, from random surveys)."""
     text(benchmark, "benchmark")
     key = benchmark.lower()
     if key not in LONESTAR:
@@ -167,13 +178,23 @@ def lonestar(
         )
     if input == "uniform" and seed:
         raise ConfigError("lonestar: input 'uniform' draws from the model's seed; drop 'seed'")
+    if decimations is not None:
+        if key != "sp" or input != "structured":
+            raise ConfigError(
+                "lonestar: 'decimations' belongs to benchmark sp with input 'structured' "
+                f"(benchmark '{key}', input '{input}')"
+            )
+        decimations = whole(decimations, "decimations", 0, 100_000)
     params: dict[str, Any] = {"benchmark": key, "nodes": n}
     if input == "uniform":
         problem = _core.WorklistProblem(None, "synthetic", {**LONESTAR[key], "nodes": float(n)})
     else:
-        g, scale, initial = _structured(key, n, seed, path)
+        g, scale, initial, literals = _structured(key, n, seed, path)
         fields = {**STRUCTURED[key], "nodes": float(len(scale))}
-        problem = _core.WorklistProblem(g, "synthetic", fields, scale, initial)
+        if decimations is not None:
+            fields["decimations"] = float(decimations)
+            params["decimations"] = decimations
+        problem = _core.WorklistProblem(g, "synthetic", fields, scale, initial, literals)
         params.update(input=input, seed=seed)
         if path:
             params["path"] = path
