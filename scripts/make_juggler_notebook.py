@@ -116,11 +116,11 @@ the one legend sits beside the bars.""",
 POLICIES = {"global barriers": "0.55", "LRR": "C0", "GRR": "C1", "LF": "C2"}  # one colour each
 juggler = {"scheme": "juggler"}
 fig, ax = plt.subplots(1, 2, figsize=(12, 3.8), layout="constrained")
+# The same policies in both: one legend, right of Fig. 5.
 td.plot.bar(f4, "workload", "speedup", where=juggler, palette=POLICIES, ax=ax[0],
-            title="Fig. 4: speed-up over global barriers")
+            title="Fig. 4: speed-up over global barriers", legend=False)
 td.plot.bar(f4, "workload", "worker_task_spread", where=juggler, palette=POLICIES, ax=ax[1],
             logy=True, title="Fig. 5: max - min tasks per worker")
-ax[0].get_legend().remove()  # the same policies: one legend, right of Fig. 5
 speed = f4.pivot_table(index="workload", columns="label", values="speedup")[["LRR", "GRR", "LF"]]
 lo = f4.pivot_table(index="workload", columns="label", values="speedup", aggfunc="min")[["LRR", "GRR", "LF"]]
 hi = f4.pivot_table(index="workload", columns="label", values="speedup", aggfunc="max")[["LRR", "GRR", "LF"]]

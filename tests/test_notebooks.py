@@ -55,6 +55,7 @@ def test_the_juggler_figures_are_all_td_plot() -> None:
     fig7 = next(c.source for c in cells["juggler.ipynb"] if "juggler_fig7" in c.source)
     assert "td.plot.line(" in fig7 and "palette=POLICIES" in fig7
     assert ".plot(" not in code.replace("td.plot.", ""), "a pandas/matplotlib plot call is left"
+    assert not any(hack in code for hack in ("get_legend(", "legend_", ".legend(")), "by hand"
     tour = [
         c for c in cells["00_tour.ipynb"] if c.cell_type == "code" and "td.plot.gantt(" in c.source
     ]

@@ -16,6 +16,7 @@ matplotlib.use("Agg")
 
 import pandas as pd
 import pytest
+import seaborn
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -214,3 +215,31 @@ def test_a_runs_series_legend_sits_beside_the_data() -> None:
         legend = ax.get_legend()
         assert legend is not None
         assert legend.get_window_extent(renderer).x0 >= ax.get_window_extent(renderer).x1 - 1
+
+
+def test_legend_false_leaves_the_legend_to_another_figure() -> None:
+    """Issue 31: the Juggler notebook removed Fig. 4's legend by hand (Fig. 5
+    beside it shows the same policies); ``legend=False`` says so."""
+    frame = grid_frame()
+    where = {"gpu.tb_slots": 1, "workload": "small"}
+    for draw in (td.plot.bar, td.plot.line):
+        figure, ax = drawn()
+        draw(frame, x="sms", y="speedup", hue="label", where=where, ax=ax, legend=False)
+        assert ax.get_legend() is None and not figure.legends
+        assert ax.get_lines(), "the baseline is still drawn"
+    panels = td.plot.scatter(frame, x="sms", y="speedup", hue="label", col="workload", legend=False)
+    assert isinstance(panels, list)
+    figure = panels[0].get_figure(root=True)
+    assert figure is not None and not figure.legends
+    assert [p.get_legend() for p in panels] == [None, None]
+
+
+def test_a_palette_name_colours_the_configurations() -> None:
+    frame = grid_frame()
+    where = {"gpu.tb_slots": 1, "workload": "small"}
+    ax = td.plot.line(frame, x="sms", y="speedup", hue="label", where=where, palette="Set2")
+    assert isinstance(ax, Axes)
+    legend = ax.get_legend()
+    assert legend is not None
+    colours = [matplotlib.colors.to_hex(line.get_color()) for line in legend.get_lines()]
+    assert colours[:2] == [matplotlib.colors.to_hex(c) for c in seaborn.color_palette("Set2", 2)]

@@ -22,9 +22,11 @@ from matplotlib.figure import Figure
 
 from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
+from tbdse.plot import heatmap as _heatmap
+from tbdse.plot import sweep as _sweep
 from tbdse.plot._figure import LEGEND_INSIDE, nice_log_ticks
 from tbdse.plot._labels import axis_label, baseline_name, tick_text, value_order
-from tbdse.plot._rows import hue_columns, numeric, parameter_columns, select
+from tbdse.plot._rows import numeric, parameter_columns, select
 from tbdse.plot.heatmap import heatmap
 from tbdse.plot.pareto import DOMINATED_COLOUR, _directions, pareto, scatter
 from tbdse.plot.runs import GANTT_MAX_BARS, activity, counters, gantt
@@ -49,20 +51,22 @@ def check(kind: str, df: pd.DataFrame, **options: Any) -> None:
     numeric, nothing would be averaged), without drawing; ConfigError otherwise."""
     if kind not in KINDS:
         raise ConfigError(f"unknown plot kind '{kind}'{suggest(kind, KINDS)}")
-    df = select(df, options.get("where"))
-    xc, yc = column(df, str(options.get("x"))), column(df, str(options.get("y")))
-    facets = [column(df, options[k]) for k in ("row", "col", "facet") if options.get(k)]
-    if kind == "pareto":
-        _directions(df, xc, yc, options.get("directions", ("min", "min")))
-    elif kind == "scatter":
-        numeric(df, xc)
-        numeric(df, yc)
-    else:
-        value = options.get("value") if kind == "heatmap" else options.get("y")
-        if value is not None:
-            numeric(df, column(df, str(value)))
-        fixed = [xc, yc, *facets] if kind == "heatmap" else [xc, *facets]
-        hue_columns(df, None if kind == "heatmap" else options.get("hue", "auto"), fixed)
+    x, y, value, where = (options.get(k) for k in ("x", "y", "value", "where"))
+    facets = [options.get(k) for k in ("row", "col", "facet")]
+    if x is None or y is None or (kind == "heatmap" and value is None):
+        return  # a plot without its axes is refused as such by the caller
+    if kind in ("line", "bar"):
+        _sweep.prepare(df, x, y, options.get("hue", "auto"), where, facets)
+    elif kind == "heatmap":
+        _heatmap.prepare(df, x, y, value, where, facets)
+    else:  # runs as points: nothing is averaged
+        df = select(df, where)
+        xc, yc = column(df, str(x)), column(df, str(y))
+        if kind == "pareto":
+            _directions(df, xc, yc, options.get("directions", ("min", "min")))
+        else:
+            numeric(df, xc)
+            numeric(df, yc)
 
 
 def draw(kind: str, df: pd.DataFrame, **options: Any) -> Figure:

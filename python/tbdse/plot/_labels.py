@@ -1,5 +1,6 @@
-"""Text on a figure: tick labels, value order, readable axis names with units
-from the parameter and metric tables, the baseline a speed-up is over."""
+"""Text on a figure: tick labels in value order, axis names with units from
+the parameter and metric tables, the baseline a speed-up is over, the rows
+a figure shows."""
 
 from __future__ import annotations
 
@@ -30,12 +31,12 @@ def tick_text(value: Any) -> str:
 
 
 def compact(value: float) -> str:
-    """A short label on a wide range: 1024 as it is, 131072 -> 128Ki,
-    1048576 -> 1Mi (sizes are powers of two), 250000 -> 250k, 0.002."""
-    if not math.isfinite(value) or abs(value) < 100_000:
-        return tick_text(value) if float(value).is_integer() else f"{value:.3g}"
+    """A short number for a log tick or a heatmap cell: 6690 (not 6.69e+03),
+    1.47, 131072 -> 128Ki and 1048576 -> 1Mi (sizes are powers of two), 250000 -> 250k."""
+    if abs(value) < 100_000:
+        return f"{value:.0f}" if abs(value) >= 1000 or float(value).is_integer() else f"{value:.3g}"
     for power, name in ((3, "Gi"), (2, "Mi"), (1, "Ki")):
-        if abs(value) >= 1024.0**power and (value / 1024.0**power).is_integer():
+        if (value / 1024.0**power).is_integer():
             return f"{value / 1024.0**power:g}{name}"
     power, name = next(p for p in ((9, "G"), (6, "M"), (3, "k")) if abs(value) >= 10.0 ** p[0])
     return f"{value / 10.0**power:.3g}{name}"
@@ -76,6 +77,11 @@ def _short_docs() -> dict[str, str]:
     }
 
 
+def short_name(name: str) -> str:
+    """A column's readable name, without its unit (for titles)."""
+    return _words(name)[0]
+
+
 def _words(name: str) -> tuple[str, str]:
     """A column's readable name, and the unit to add after it ('' for none)."""
     unit = units().get(name, "")
@@ -100,11 +106,6 @@ def axis_label(name: str) -> str:
     'spilled_updates' -> 'spilled updates'; unknown columns keep their name."""
     words, unit = _words(name)
     return f"{words} ({unit})" if unit else words
-
-
-def short_name(name: str) -> str:
-    """A column's readable name without its unit, for titles."""
-    return _words(name)[0]
 
 
 def baseline_name(df: pd.DataFrame) -> str | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from tbdse._util.excerpts import excerpt
@@ -32,33 +31,22 @@ def parameter_columns(df: pd.DataFrame) -> list[str]:
 
 def select(df: pd.DataFrame, where: dict[str, Any] | None) -> pd.DataFrame:
     """The rows whose column holds the value (or one of a list of values)."""
-    if where is None:
-        return df
-    if not isinstance(where, dict):
+    if where is not None and not isinstance(where, dict):
         raise ConfigError(f"where must map result columns to values; got {excerpt(where)}")
-    for name, wanted in where.items():
-        values = wanted if isinstance(wanted, list) else [wanted]
-        df = df[df[column(df, name)].isin(values)]
+    for name, wanted in (where or {}).items():
+        df = df[df[column(df, name)].isin(wanted if isinstance(wanted, list) else [wanted])]
     return df
-
-
-def _varying(df: pd.DataFrame, keys: list[str], c: str) -> bool:
-    """Whether ``c`` takes more than one value among rows sharing ``keys``."""
-    if df.empty:
-        return False
-    counts = df.groupby(keys, dropna=False, sort=False)[c].nunique(dropna=False) if keys else None
-    return int(np.max(counts) if counts is not None else df[c].nunique()) > 1
 
 
 def _splitting(df: pd.DataFrame, fixed: list[str], params: list[str]) -> list[str]:
     """The fewest of ``params`` (preferring the scheme label, workload, GPU and
     swept axes) that make every group of rows sharing ``fixed`` one configuration."""
     swept = [c for c in df.attrs.get("scheme_axes", []) if c in params]
-    order = [c for c in RUN_COLUMNS if c in params]
-    order += swept + [c for c in params if c not in order and c not in swept]
     chosen: list[str] = []
-    for c in order:
-        chosen += [c] if _varying(df, fixed + chosen, c) else []
+    for c in dict.fromkeys([*(c for c in RUN_COLUMNS if c in params), *swept, *params]):
+        groups = df.groupby(fixed + chosen, dropna=False, sort=False)[c]
+        if not df.empty and groups.nunique(dropna=False).max() > 1:
+            chosen.append(c)
     return chosen
 
 
@@ -69,8 +57,9 @@ def hue_columns(df: pd.DataFrame, hue: Hue, fixed: list[str]) -> list[str]:
         return _splitting(df, fixed, params)
     if hue is not None and not isinstance(hue, (str, list, tuple)):
         raise ConfigError(f"hue must be 'auto', a column or a list of columns; got {excerpt(hue)}")
-    chosen = [] if hue is None else [hue] if isinstance(hue, str) else list(hue)
-    chosen = [column(df, c) for c in chosen]
+    chosen = [
+        column(df, c) for c in ([] if hue is None else [hue] if isinstance(hue, str) else hue)
+    ]
     left = _splitting(df, fixed + chosen, [c for c in params if c not in chosen])
     if left:
         values = "; ".join(
@@ -90,18 +79,16 @@ def hue_labels(df: pd.DataFrame, cols: list[str]) -> pd.Series:
     """Legend text per row: the label/workload/gpu values, name=value for the
     rest (left out where the parameter does not apply to the row); a GPU or
     workload column by its bare name, as a sweep's grid takes it (tbs=256)."""
-    names = {c: c.split(".", 1)[1] if c.startswith(("gpu.", "workload.")) else c for c in cols}
 
-    def text(row: tuple[Any, ...]) -> str:
-        parts = []
-        for c, v in zip(cols, row, strict=True):
-            if c in RUN_COLUMNS or c == "variant":
-                parts.append(tick_text(v))
-            elif not pd.isna(v):
-                parts.append(f"{names[c]}={tick_text(v)}")
-        return ", ".join(parts)
+    def said(c: str, v: Any) -> str:
+        if c in RUN_COLUMNS or c == "variant":
+            return tick_text(v)
+        bare = c.split(".", 1)[1] if c.startswith(("gpu.", "workload.")) else c
+        return "" if pd.isna(v) else f"{bare}={tick_text(v)}"
 
-    return pd.Series([text(r) for r in df[cols].itertuples(index=False)], index=df.index)
+    rows = df[cols].itertuples(index=False)
+    texts = [", ".join(t for c, v in zip(cols, r, strict=True) if (t := said(c, v))) for r in rows]
+    return pd.Series(texts, index=df.index)
 
 
 def numeric(df: pd.DataFrame, name: str) -> None:
@@ -111,6 +98,7 @@ def numeric(df: pd.DataFrame, name: str) -> None:
 
 
 def failed(df: pd.DataFrame) -> pd.Series:
+    """Per row: whether its run failed (``on_error='record'``)."""
     if "status" not in df.columns:
         return pd.Series(False, index=df.index)
     return df["status"].astype(str) != "ok"

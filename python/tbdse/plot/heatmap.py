@@ -20,7 +20,7 @@ from tbdse._util.excerpts import excerpt
 from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
 from tbdse.plot import _figure as fg
-from tbdse.plot._labels import axis_label, short_name, subtitle, tick_text, value_label, value_order
+from tbdse.plot import _labels as lb
 from tbdse.plot._rows import failed, hue_columns, numeric, select
 from tbdse.plot.sweep import FAILED_COLOUR
 from tbdse.simulation.results import column
@@ -28,24 +28,16 @@ from tbdse.simulation.results import column
 AGGREGATES = ("mean", "median", "min", "max")
 
 
-def _by_value(index: pd.Index) -> pd.Index:
-    return pd.Index([value_order(v) for v in index])
-
-
-def _grids(part: pd.DataFrame, xc: str, yc: str, vc: str, agg: str) -> tuple[pd.DataFrame, ...]:
-    """The cell values, and per cell the failed and total run counts."""
-    bad = failed(part)
-    table = part[~bad].pivot_table(index=yc, columns=xc, values=vc, aggfunc=agg)  # type: ignore[arg-type]
-    counts = part.assign(_f=bad).pivot_table(
-        index=yc, columns=xc, values="_f", aggfunc=["sum", "size"]
-    )
-    grid = table.reindex(index=counts.index, columns=counts["sum"].columns)
-    grid = grid.sort_index(key=_by_value).sort_index(axis=1, key=_by_value)
-    n_failed, n_runs = (
-        pd.DataFrame(counts[k]).reindex(index=grid.index, columns=grid.columns).fillna(0)
-        for k in ("sum", "size")
-    )
-    return grid.astype(float), n_failed.astype(int), n_runs.astype(int)
+def prepare(df: pd.DataFrame, x: Any, y: Any, value: Any, where: Any, facets: list[Any]) -> Any:
+    """The rows drawn (``_v``: the value of the runs that finished), the
+    columns named; ConfigError where a cell would mix configurations."""
+    df = select(df, where)
+    xc, yc, vc = column(df, str(x)), column(df, str(y)), column(df, str(value))
+    numeric(df, vc)
+    facets = [column(df, c) for c in facets if c]
+    hue_columns(df, None, [xc, yc, *facets])  # refuses cells that mix configurations
+    bad = failed(df)
+    return df.assign(_v=df[vc].where(~bad), _f=bad), xc, yc, vc, facets
 
 
 def heatmap(
@@ -65,7 +57,6 @@ def heatmap(
     scale and one colour bar (labelled 'shared scale').  ``where``,
     ``xlabel``, ``ylabel``, ``figsize`` and ``style`` as for :func:`tbdse.plot.line`.
     """
-    fg.check_figure(figsize, style, xlabel, ylabel)
     if agg not in AGGREGATES:
         raise ConfigError(f"agg must be mean, median, min or max; got {excerpt(agg)}")
     if not isinstance(cmap, str) or cmap not in matplotlib.colormaps:
@@ -73,66 +64,51 @@ def heatmap(
             f"cmap must name a matplotlib colour map (e.g. 'viridis'); got {excerpt(cmap)}"
             f"{suggest(str(cmap), list(matplotlib.colormaps)) if isinstance(cmap, str) else ''}"
         )
-    df = select(df, where)
-    xc, yc, vc = column(df, x), column(df, y), column(df, value)
-    numeric(df, vc)
-    facets = [column(df, c) for c in (row, col, facet) if c is not None]
-    hue_columns(df, None, [xc, yc, *facets])  # refuses cells that mix configurations
-    label = f"{agg} {value_label(df, vc)}"  # 'mean speed-up over best of a, b'
-    cells = df[~failed(df)].groupby([xc, yc, *facets], dropna=False)[vc].agg(agg)
-    finite = cells.to_numpy(dtype=float)
-    finite = finite[np.isfinite(finite)]
+    data, xc, yc, vc, facets = prepare(df, x, y, value, where, [row, col, facet])
+    label = f"{agg} {lb.value_label(data, vc)}"  # 'mean speed-up over best of a, b'
+    every = data.groupby([xc, yc, *facets], dropna=False)["_v"].agg(agg).to_numpy(dtype=float)
+    finite = every[np.isfinite(every)]  # every panel's cells, for the one colour scale
     norm = Normalize(*(finite.min(), finite.max()) if finite.size else (0, 1))
-    with fg.styled(style):
-        p = fg.panels(df, ax, row, col, facet, figsize=figsize, style=style, sharex=False,
-                      sharey=False)  # fmt: skip
-        shared = {"vmin": norm.vmin, "vmax": norm.vmax} if p.faceted else {}
-        for part, panel in zip(p.parts, p.axes, strict=True):
-            grid, n_failed, n_runs = _grids(part, xc, yc, vc, agg)
+    with fg.panels(data, ax, row, col, facet, figsize=figsize, style=style,
+                   labels=(xlabel, ylabel), sharex=False, sharey=False) as p:  # fmt: skip
+        for part, panel in p:
+            cells = part.groupby([yc, xc], dropna=False).agg(v=("_v", agg), k=("_f", "sum"),
+                                                             n=("_f", "size"))  # fmt: skip
+            rows, cols = (sorted(pd.unique(cells.index.get_level_values(c)), key=lb.value_order)
+                          for c in (yc, xc))  # fmt: skip
+            values, k, n = (cells[s].unstack(xc).reindex(index=rows, columns=cols).to_numpy(float)
+                            for s in "vkn")  # fmt: skip
+            # A combination that did not run: none of its runs failed.
+            k, n = np.nan_to_num(k).astype(int), np.nan_to_num(n).astype(int)
+            texts = np.vectorize(_cell_text, otypes=[object])(
+                values, k, n, annotate and values.size <= 400
+            )
             sns.heatmap(
-                grid, ax=panel, cmap=cmap, cbar=not p.faceted, cbar_kws={"label": label},
-                fmt="", annot_kws={"fontsize": 7}, **shared,
-                annot=_cells(grid) if annotate and grid.size <= 400 else False,
-                xticklabels=[tick_text(v) for v in grid.columns],
-                yticklabels=[tick_text(v) for v in grid.index],
+                values, ax=panel, cmap=cmap, cbar=p.grid is None, annot=texts, fmt="",
+                cbar_kws={"label": label}, annot_kws={"fontsize": 7}, vmin=norm.vmin,
+                vmax=norm.vmax, xticklabels=list(map(lb.tick_text, cols)),
+                yticklabels=list(map(lb.tick_text, rows)),
             )  # fmt: skip
             panel.tick_params(axis="y", labelrotation=0)
-            _mark_cells(panel, grid, n_failed.to_numpy(), n_runs.to_numpy())
-        fg.label_axes(p, axis_label(xc) if xlabel is None else xlabel,
-                      axis_label(yc) if ylabel is None else ylabel)  # fmt: skip
-        if p.faceted:
+            for t in panel.texts:
+                if "failed" in t.get_text():
+                    t.set(color=FAILED_COLOUR, fontsize=6)
+            for i, j in np.argwhere(np.isnan(values) & (k > 0)):  # every run of the cell failed
+                panel.add_patch(
+                    Rectangle((j, i), 1, 1, fill=False, hatch="xx", color=FAILED_COLOUR)
+                )
+                panel.text(j + 0.5, i + 0.5, "failed", ha="center", va="center", fontsize=7,
+                           color=FAILED_COLOUR)  # fmt: skip
+        if p.grid is not None:
             bar = p.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=p.axes)
-            text = fg.wrap(f"{label} (shared\xa0scale)", p.figure.get_size_inches()[1])
-            bar.set_label(text.replace("\xa0", " "))  # wrapped to its height, not in 'shared scale'
-        text = title or f"{value_label(df, vc)} by {short_name(xc)} and {short_name(yc)}"
-        fg.finish(p, text, subtitle(df, where, vc))
-    return p.axes if p.faceted else p.axes[0]
+            bar.set_label(f"{label} (shared scale)", wrap=True)
+        text = title or f"{lb.value_label(data, vc)} by {lb.short_name(xc)} and {lb.short_name(yc)}"
+        return fg.finish(
+            p, lb.axis_label(xc), lb.axis_label(yc), text, lb.subtitle(data, where, vc)
+        )
 
 
-def _cells(grid: pd.DataFrame) -> np.ndarray:
-    return np.vectorize(_cell_text, otypes=[object])(grid.to_numpy(dtype=float))
-
-
-def _cell_text(v: float) -> str:
-    """A cell's number: 6690, not 6.69e+03; 1.47; '' for no value."""
-    if not np.isfinite(v):
-        return ""
-    return f"{v:.0f}" if abs(v) >= 1000 else f"{v:.3g}"
-
-
-def _mark_cells(ax: Axes, grid: pd.DataFrame, n_failed: np.ndarray, n_runs: np.ndarray) -> None:
-    """The failed-run count over a cell some of whose runs failed; 'failed'
-    (hatched) where all did."""
-    values = grid.to_numpy()
-    for (i, j), v in np.ndenumerate(values):
-        if not n_failed[i, j]:
-            continue
-        for text in [t for t in ax.texts if t.get_position() == (j + 0.5, i + 0.5)]:
-            text.remove()  # seaborn's number, replaced by the mark
-        if not np.isfinite(v):
-            ax.add_patch(Rectangle((j, i), 1, 1, fill=False, hatch="xx", color=FAILED_COLOUR))
-            ax.text(j + 0.5, i + 0.5, "failed", ha="center", va="center", fontsize=7,
-                    color=FAILED_COLOUR)  # fmt: skip
-        else:
-            ax.text(j + 0.5, i + 0.5, f"{_cell_text(v)}\n{n_failed[i, j]}/{n_runs[i, j]} failed",
-                    ha="center", va="center", fontsize=6, color=FAILED_COLOUR)  # fmt: skip
+def _cell_text(v: float, k: int, n: int, numbers: bool) -> str:
+    """A cell's number (if ``numbers``) and, when some of its runs failed, the count."""
+    said = lb.compact(v) if numbers and np.isfinite(v) else ""
+    return f"{said}\n{k}/{n} failed".strip() if k and np.isfinite(v) else said

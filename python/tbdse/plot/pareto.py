@@ -17,36 +17,37 @@ from tbdse.errors import ConfigError
 from tbdse.plot import _figure as fg
 from tbdse.plot._labels import short_name, subtitle, tick_text, value_label
 from tbdse.plot._rows import numeric, select
-from tbdse.plot.sweep import colour_map
 from tbdse.simulation.results import column
 
 DOMINATED_COLOUR = "#b0b0b0"
 
 
-def _directions(df: pd.DataFrame, xc: str, yc: str, directions: Any) -> tuple[str, str]:
+def _directions(df: pd.DataFrame, xc: str, yc: str, given: Any) -> tuple[str, str]:
     """Which way is better for x and y, from a pair or a mapping; ConfigError else."""
     from tbdse.dse.pareto import DIRECTIONS
 
-    if isinstance(directions, dict):
-        given = {column(df, k): v for k, v in directions.items()}
-        if set(given) != {xc, yc}:
+    if xc == yc:
+        raise ConfigError(f"pareto needs two different columns; x and y are both '{xc}'")
+    if isinstance(given, dict):
+        named = {column(df, k): v for k, v in given.items()}
+        if set(named) != {xc, yc}:
             raise ConfigError(
                 f"directions must give 'min' or 'max' for exactly '{xc}' and '{yc}'; got "
-                f"{excerpt(directions)}"
+                f"{excerpt(given)}"
             )
-        directions = (given[xc], given[yc])
-    if not isinstance(directions, (list, tuple)) or len(directions) != 2:
+        given = (named[xc], named[yc])
+    if not isinstance(given, (list, tuple)) or len(given) != 2:
         raise ConfigError(
             "directions must be a pair such as ('max', 'min') or a mapping "
-            f"{{x: 'max', y: 'min'}}; got {excerpt(directions)}"
+            f"{{x: 'max', y: 'min'}}; got {excerpt(given)}"
         )
-    for name, d in zip((xc, yc), directions, strict=True):
+    for name, d in zip((xc, yc), given, strict=True):
         if d not in DIRECTIONS:
             hint = suggest(d, DIRECTIONS) if isinstance(d, str) else ""
             raise ConfigError(
                 f"direction of '{name}' must be 'min' or 'max'; got {excerpt(d)}{hint}"
             )
-    return (str(directions[0]), str(directions[1]))
+    return (str(given[0]), str(given[1]))
 
 
 def pareto(
@@ -54,7 +55,7 @@ def pareto(
     *, hue: str | None = None, ax: Axes | None = None, title: str | None = None,
     logx: bool = False, logy: bool = False, xlabel: str | None = None, ylabel: str | None = None,
     figsize: Sequence[float] | None = None, style: str | None = None,
-    where: dict[str, Any] | None = None,
+    where: dict[str, Any] | None = None, legend: bool = True,
 ) -> Axes:  # fmt: skip
     """Two objectives, every run a point: dominated runs grey, the Pareto
     front (:func:`tbdse.dse.pareto`) coloured and joined by a step line that
@@ -64,27 +65,22 @@ def pareto(
     front and colour.  Rows are runs, not means (average first for a front
     of means); runs without both values are left out and counted in the
     subtitle.  Other options as for :func:`tbdse.plot.line`."""
-    from tbdse.dse.pareto import front_mask, objective_columns
+    from tbdse.dse.pareto import front_mask
 
-    fg.check_figure(figsize, style, xlabel, ylabel)
     df = select(df, where)
     xc, yc = column(df, x), column(df, y)
-    if xc == yc:
-        raise ConfigError(f"pareto needs two different columns; x and y are both '{xc}'")
     pair = _directions(df, xc, yc, directions)
-    objectives = objective_columns(df, {xc: pair[0], yc: pair[1]})
-    hc = column(df, hue) if hue is not None else None
     values = df[[xc, yc]].to_numpy(dtype=float, na_value=np.nan)
     shown = np.isfinite(values).all(axis=1)
     codes, names = np.zeros(len(df), dtype=int), ["Pareto front"]
+    hc = column(df, hue) if hue is not None else None
     if hc is not None:
         codes, uniques = pd.factorize(df[hc], use_na_sentinel=False)
         names = [tick_text(v) for v in uniques]
     on_front = np.zeros(len(df), dtype=bool)
     for i in range(len(names)):
-        on_front[codes == i] = front_mask(df[codes == i], objectives)
-    with fg.styled(style):
-        p = fg.panels(df, ax, None, None, None, figsize=figsize, style=style)
+        on_front[codes == i] = front_mask(df[codes == i], {xc: pair[0], yc: pair[1]})
+    with fg.panels(df, ax, figsize=figsize, style=style, labels=(xlabel, ylabel)) as p:
         ax = p.axes[0]
         grey = values[shown & ~on_front]
         ax.scatter(grey[:, 0], grey[:, 1], s=14, color=DOMINATED_COLOUR, label="dominated",
@@ -92,30 +88,23 @@ def pareto(
         # The corner between neighbours is their worse combination: right of a
         # point when lower x is better, left of it when higher x is.
         step: Any = "post" if pair[0] == "min" else "pre"
-        for i, (label, colour) in enumerate(colour_map(names).items()):
+        for i, (label, colour) in enumerate(fg.colour_map(names).items()):
             points = values[(codes == i) & on_front & shown]
             points = points[np.lexsort((points[:, 1], points[:, 0]))]
             ax.step(points[:, 0], points[:, 1], where=step, color=colour, lw=1.2, zorder=2)
             ax.scatter(points[:, 0], points[:, 1], s=28, color=colour, label=label, zorder=3,
                        gid="front")  # fmt: skip
-        _scales(ax, logx, logy)
-        better = {"min": "lower is better", "max": "higher is better"}
-        ax.set_xlabel(xlabel if xlabel is not None else f"{value_label(df, xc)}, {better[pair[0]]}")
-        ax.set_ylabel(ylabel if ylabel is not None else f"{value_label(df, yc)}, {better[pair[1]]}")
         ax.grid(True, alpha=0.3)
+        better = {"min": "lower is better", "max": "higher is better"}
         hidden = int((~shown).sum())
         note = [subtitle(df, where, xc, yc)]
         note += [f"{hidden} run(s) without both values not shown"] if hidden else []
+        xtext, ytext = (
+            f"{value_label(df, c)}, {better[d]}" for c, d in zip((xc, yc), pair, strict=True)
+        )
         text = title or f"Pareto front: {short_name(yc)} vs {short_name(xc)}"
-        fg.finish(p, text, "; ".join(n for n in note if n), legend_title=hc)
-    return ax
-
-
-def _scales(ax: Axes, logx: bool, logy: bool) -> None:
-    for which, log in (("x", logx), ("y", logy)):
-        if log:
-            ax.set(**{f"{which}scale": "log"})
-            fg.label_log_axis(ax, which)
+        return fg.finish(p, xtext, ytext, text, "; ".join(n for n in note if n), logx=logx,
+                         logy=logy, legend=legend, legend_title=hc)  # fmt: skip
 
 
 def scatter(
@@ -124,13 +113,12 @@ def scatter(
     ax: Axes | None = None, logx: bool = False, logy: bool = False, title: str | None = None,
     xlabel: str | None = None, ylabel: str | None = None,
     figsize: Sequence[float] | None = None, style: str | None = None,
-    where: dict[str, Any] | None = None,
+    where: dict[str, Any] | None = None, legend: bool = True,
 ) -> Axes | list[Axes]:  # fmt: skip
     """Every run a point, ``y`` against ``x`` (seaborn ``scatterplot``), its
     colour and marker by ``hue`` (a column; one colour per value in every
     panel).  Nothing is averaged.  Facets (not with ``ax``), ``where``, log
     axes and the figure options as for :func:`tbdse.plot.line`."""
-    fg.check_figure(figsize, style, xlabel, ylabel)
     df = select(df, where)
     xc, yc = column(df, x), column(df, y)
     numeric(df, xc)
@@ -139,16 +127,13 @@ def scatter(
     data = df.assign(_hue=df[hc].map(tick_text) if hc else "")
     order = list(dict.fromkeys(data["_hue"]))
     split = dict(hue="_hue", style="_hue", hue_order=order, style_order=order,
-                 palette=colour_map(order)) if hc else {}  # fmt: skip
-    with fg.styled(style):
-        p = fg.panels(data, ax, row, col, facet, figsize=figsize, style=style, sharex=sharex,
-                      sharey=sharey)  # fmt: skip
-        for part, panel in zip(p.parts, p.axes, strict=True):
+                 palette=fg.colour_map(order)) if hc else {}  # fmt: skip
+    with fg.panels(data, ax, row, col, facet, figsize=figsize, style=style,
+                   labels=(xlabel, ylabel), sharex=sharex, sharey=sharey) as p:  # fmt: skip
+        for part, panel in p:
             sns.scatterplot(part, x=xc, y=yc, ax=panel, s=24, **split)
-            _scales(panel, logx, logy)
             panel.grid(True, alpha=0.3)
-        fg.label_axes(p, value_label(df, xc) if xlabel is None else xlabel,
-                      value_label(df, yc) if ylabel is None else ylabel)  # fmt: skip
         text = title or f"{value_label(df, yc)} vs {value_label(df, xc)}"
-        fg.finish(p, text, subtitle(df, where, xc, yc), legend_title=hc)
-    return p.axes if p.faceted else p.axes[0]
+        return fg.finish(p, value_label(df, xc), value_label(df, yc), text,
+                         subtitle(df, where, xc, yc), logx=logx, logy=logy, legend=legend,
+                         legend_title=hc)  # fmt: skip

@@ -1,13 +1,13 @@
 """One recorded run (``simulate(..., timeline=True)``) over time: the per-SM
 Gantt chart of its thread blocks, its counters as steps, and a worklist
-run's sampled activity (HWWL Fig. 8).  One panel each, on ``ax`` if given."""
+run's sampled activity (HWWL Fig. 8).  One panel each, on ``ax`` if given,
+its legend right of the data."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -16,15 +16,10 @@ from matplotlib.collections import PolyCollection
 from tbdse._util.excerpts import excerpt
 from tbdse._util.params import suggest
 from tbdse.errors import ConfigError
+from tbdse.plot import _figure as fg
 
 GANTT_MAX_BARS = 200_000  # beyond this matplotlib draws for minutes; zoom with ``cycles``
 _MANY_ROWS = 48  # above this many SM slots, one tick per SM
-
-
-def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
-    if ax is not None and not isinstance(ax, Axes):
-        raise ConfigError(f"ax must be a matplotlib Axes; got {type(ax).__name__}")
-    return ax if ax is not None else plt.subplots(figsize=size)[1]
 
 
 def _recorded(result: Any, what: str) -> Any:
@@ -37,15 +32,12 @@ def _recorded(result: Any, what: str) -> Any:
     return result
 
 
-def _finish(
-    ax: Axes, ylabel: str, title: str, legend: bool = True, name: str | None = None
-) -> Axes:
-    """Axis titles, and the legend right of the axes (the series fill the plot)."""
-    ax.set(xlabel="cycle", ylabel=ylabel, title=title)
-    if legend:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
-                  fontsize="small", title=name)  # fmt: skip
-    return ax
+def _columns(wanted: Sequence[str], have: Sequence[str], missing: str) -> None:
+    for name in wanted:
+        if name not in have:
+            raise ConfigError(
+                f"{missing} {name!r}{suggest(str(name), have)}; it has {', '.join(have)}"
+            )
 
 
 def gantt(
@@ -69,30 +61,30 @@ def gantt(
         )
     slots = max(int(result.gpu.tb_slots), int(tl["slot"].max()) + 1 if len(tl) else 1)
     sms = max(int(result.gpu.sms), int(tl["sm"].max()) + 1 if len(tl) else 1)
-    ax = _axes(ax, (8, max(2.5, 0.18 * sms * slots)))
     y = (tl["sm"] * slots + tl["slot"]).to_numpy()
     x0, x1 = tl["start"].to_numpy(), tl["end"].to_numpy()
     kernels = list(tl["kernel"].cat.categories)
-    for i, kernel in enumerate(kernels):
-        m = (tl["kernel"] == kernel).to_numpy()
-        low, high = y[m] - 0.4, y[m] + 0.4
-        corners = [np.c_[x0[m], low], np.c_[x1[m], low], np.c_[x1[m], high], np.c_[x0[m], high]]
-        bars = PolyCollection(list(np.stack(corners, 1)),
-                              facecolors=f"C{i % 10}", edgecolors="none", label=kernel)  # fmt: skip
-        bars.set_gid("tb")
-        ax.add_collection(bars)
-    rows = range(sms * slots)
-    if sms * slots <= _MANY_ROWS:
-        ax.set_yticks(rows, [f"SM {s // slots} slot {s % slots}" for s in rows])
-    else:
-        ax.set_yticks(rows[::slots], [f"SM {s}" for s in range(sms)])
-    ax.set_ylim(sms * slots - 0.5, -0.5)
-    lo, hi = (x0.min(), x1.max()) if len(tl) else (0.0, 1.0)
-    lo, hi = cycles if cycles is not None else (float(lo), float(hi))
-    ax.set_xlim(lo, hi if hi > lo else lo + 1)
-    ax.tick_params(axis="y", labelsize="small")
-    title = title or f"{result.scheme.label()} on {result.workload.name}: TBs per SM slot"
-    return _finish(ax, "", title, 1 < len(kernels) <= 20, "kernel")
+    with fg.panels(None, ax, size=(8, max(2.5, 0.18 * sms * slots))) as p:
+        ax = p.axes[0]
+        for i, kernel in enumerate(kernels):
+            m = (tl["kernel"] == kernel).to_numpy()
+            low, high = y[m] - 0.4, y[m] + 0.4
+            corners = [np.c_[x0[m], low], np.c_[x1[m], low], np.c_[x1[m], high], np.c_[x0[m], high]]
+            bars = PolyCollection(list(np.stack(corners, 1)), facecolors=f"C{i % 10}",
+                                  edgecolors="none", label=kernel, gid="tb")  # fmt: skip
+            ax.add_collection(bars)
+        rows = range(sms * slots)
+        if sms * slots <= _MANY_ROWS:
+            ax.set_yticks(rows, [f"SM {s // slots} slot {s % slots}" for s in rows])
+        else:
+            ax.set_yticks(rows[::slots], [f"SM {s}" for s in range(sms)])
+        ax.set_ylim(sms * slots - 0.5, -0.5)
+        lo, hi = cycles or ((float(x0.min()), float(x1.max())) if len(tl) else (0.0, 1.0))
+        ax.set_xlim(lo, hi if hi > lo else lo + 1)
+        ax.tick_params(axis="y", labelsize="small")
+        title = title or f"{result.scheme.label()} on {result.workload.name}: TBs per SM slot"
+        return fg.finish(p, "cycle", "", title, legend=1 < len(kernels) <= 20, legend_out=True,
+                         legend_title="kernel")  # fmt: skip
 
 
 def counters(
@@ -106,24 +98,16 @@ def counters(
     from tbdse.plot.perfetto import tb_counters
 
     result = _recorded(result, "counters")
-    if result.workload.kind == "task_graph":
+    tasks = result.workload.kind == "task_graph"
+    if tasks:
         series = {f"{k} TBs": v for k, v in tb_counters(result.timeline()).items()}
     else:
         trace = result.trace()
         series = {str(c): (trace["cycle"], trace[c]) for c in trace.columns if c != "cycle"}
-    for name in columns or []:
-        if name not in series:
-            raise ConfigError(
-                f"the run has no series '{name}'{suggest(str(name), series)}; it has "
-                f"{', '.join(series)}"
-            )
-    ax = _axes(ax, (6.4, 3.6))
-    for name in columns or series:
-        ax.step(*series[name], where="post", label=name)
-    ax.grid(True, alpha=0.3)
-    ylabel = "TBs" if result.workload.kind == "task_graph" else "value"
+    _columns(columns or [], list(series), "the run has no series")
     title = title or f"{result.scheme.label()} on {result.workload.name} over time"
-    return _finish(ax, ylabel, title)
+    lines = {name: series[name] for name in columns or series}
+    return _over_time(ax, lines, "TBs" if tasks else "value", title, "steps-post")
 
 
 def activity(
@@ -137,18 +121,20 @@ def activity(
     frame = trace.trace() if hasattr(trace, "trace") else trace
     if not isinstance(frame, pd.DataFrame) or "cycle" not in frame.columns:
         raise ConfigError("activity needs a recorded worklist run or its Result.trace() table")
-    for c in columns:
-        if c not in frame.columns:
-            raise ConfigError(
-                f"the trace has no column '{c}'{suggest(c, frame.columns)}; it has "
-                f"{', '.join(map(str, frame.columns))}"
-            )
-    ax = _axes(ax, (6.4, 3.6))
-    for c in columns:
-        share = c.endswith("_threads")
+    _columns(columns, list(map(str, frame.columns)), "the trace has no column")
+    lines, shares = {}, [c.endswith("_threads") for c in columns]  # shares in percent
+    for c, share in zip(columns, shares, strict=True):
         name = c.replace("_", " ") + (" (%)" if share else "")
-        ax.plot(frame["cycle"], frame[c] * (100.0 if share else 1.0),
-                label=f"{label}: {name}" if label else name)  # fmt: skip
-    ax.grid(True, alpha=0.3)
-    shares = all(c.endswith("_threads") for c in columns)
-    return _finish(ax, "% of threads" if shares else "value", title or "activity over time")
+        scaled = frame[c] * (100.0 if share else 1.0)
+        lines[f"{label}: {name}" if label else name] = (frame["cycle"], scaled)
+    ylabel = "% of threads" if all(shares) else "value"
+    return _over_time(ax, lines, ylabel, title or "activity over time", "default")
+
+
+def _over_time(ax: Axes | None, lines: dict[str, Any], ylabel: str, title: str, how: str) -> Axes:
+    """Series over cycles (drawn as ``how``: 'default' or 'steps-post'), the legend beside them."""
+    with fg.panels(None, ax, size=(7.6, 3.6)) as p:
+        for name, (cycles, values) in lines.items():
+            p.axes[0].plot(cycles, values, drawstyle=how, label=name)
+        p.axes[0].grid(True, alpha=0.3)
+        return fg.finish(p, "cycle", ylabel, title, legend_out=True)
