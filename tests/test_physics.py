@@ -257,7 +257,9 @@ def reuse_scenarios(
     )
     model = draw(st.sampled_from(["fixed", "shared"]))
     sharing = (
-        {"sm_share": draw(st.sampled_from(["even", "oldest_first", "earliest_start"]))} if model == "shared" else {}
+        {"sm_share": draw(st.sampled_from(["even", "oldest_first", "earliest_start"]))}
+        if model == "shared"
+        else {}
     )
     gpu = td.gpus.gtx480(
         sms=draw(st.integers(1, 3)),
