@@ -63,7 +63,9 @@ def gpu_values(gpus: Iterable[Any], swept: Mapping[str, Sequence[Any]] | None = 
     for f in field_info():
         name = f["name"]
         values = [getattr(g, name) for g in gpus] + list(swept.get(name, ()))
-        out[name] = list(dict.fromkeys(values))
+        # By equality, not hashing: a malformed axis value (a list) is refused
+        # later with a ConfigError naming the axis, not here with a TypeError.
+        out[name] = [v for i, v in enumerate(values) if v not in values[:i]]
     return out
 
 
