@@ -116,11 +116,9 @@ TEST_CASE("shared, even: residency changes rescale the others' progress") {
   CHECK(t.end == std::vector<Cycle>{134, 67, 184});
 }
 
-TEST_CASE("shared, oldest_first: a lower level is older than an earlier start") {
-  // Input tasks 0 -> 1 (level 1) and 2 (level 0), saturation 1, issued at 0,
-  // 10 and 20.  Task 1 runs alone from 10 to 20 (10 cycles of work); task 2,
-  // of the lower level, then takes the SM until 120 though it started later,
-  // and task 1 does its last 90 cycles from 120 to 210.
+// Input tasks 0 -> 1 (level 1) and 2 (level 0) on one SM of saturation 1,
+// issued at 0, 10 and 20 (costs 10, 100, 100), under sharing `share`.
+Times level_against_start(const char* share) {
   const Workload w = workload(3, {0}, {1});
   std::vector<TaskId> node(3);  // input id -> node id
   for (TaskId v = 0; v < 3; ++v) node[w.graph->original_id(v)] = v;
@@ -129,30 +127,28 @@ TEST_CASE("shared, oldest_first: a lower level is older than an earlier start") 
   cost[node[1]] = 100;
   cost[node[2]] = 100;
   Scripted scheme({{0, node[0]}, {10, node[1]}, {20, node[2]}});
-  const GpuConfig gpu = shared_gpu(1, "oldest_first");  // the engine keeps a reference to it
+  const GpuConfig gpu = shared_gpu(1, share);  // the engine keeps a reference to it
   Engine engine(w, gpu, cost, EngineOptions{.record_timeline = true});
   const EngineOutput out = engine.run(scheme, 0);
-  CHECK(out.timeline->start == std::vector<Cycle>{0, 10, 20});
-  CHECK(out.timeline->end == std::vector<Cycle>{10, 210, 120});
+  return {out.makespan, out.timeline->start, out.timeline->end};
+}
+
+TEST_CASE("shared, oldest_first: a lower level is older than an earlier start") {
+  // Task 1 runs alone from 10 to 20 (10 cycles of work); task 2, of the lower
+  // level, then takes the SM until 120 though it started later, and task 1
+  // does its last 90 cycles from 120 to 210.
+  const Times t = level_against_start("oldest_first");
+  CHECK(t.start == std::vector<Cycle>{0, 10, 20});
+  CHECK(t.end == std::vector<Cycle>{10, 210, 120});
 }
 
 TEST_CASE("shared, earliest_start: age is the start cycle alone, whatever the level") {
-  // The case above under earliest_start (GTO's warp age): task 1 started at
-  // 10, before task 2 of the lower level, so it keeps the SM and ends at 110;
-  // task 2 gets nothing until then and runs 110 -> 210.
-  const Workload w = workload(3, {0}, {1});
-  std::vector<TaskId> node(3);  // input id -> node id
-  for (TaskId v = 0; v < 3; ++v) node[w.graph->original_id(v)] = v;
-  std::vector<Cycle> cost(3);
-  cost[node[0]] = 10;
-  cost[node[1]] = 100;
-  cost[node[2]] = 100;
-  Scripted scheme({{0, node[0]}, {10, node[1]}, {20, node[2]}});
-  const GpuConfig gpu = shared_gpu(1, "earliest_start");
-  Engine engine(w, gpu, cost, EngineOptions{.record_timeline = true});
-  const EngineOutput out = engine.run(scheme, 0);
-  CHECK(out.timeline->start == std::vector<Cycle>{0, 10, 20});
-  CHECK(out.timeline->end == std::vector<Cycle>{10, 110, 210});
+  // GTO's warp age: task 1 started at 10, before task 2 of the lower level,
+  // so it keeps the SM and ends at 110; task 2 gets nothing until then and
+  // runs 110 -> 210.
+  const Times t = level_against_start("earliest_start");
+  CHECK(t.start == std::vector<Cycle>{0, 10, 20});
+  CHECK(t.end == std::vector<Cycle>{10, 110, 210});
 }
 
 TEST_CASE("shared with saturation at the slot count is the fixed model") {
