@@ -304,9 +304,8 @@ void HwwlMachine::pull(std::int32_t w) {
 void HwwlMachine::compute_round(std::int32_t w) {
   Warp& warp = warps_[w];
   bool done = false;
-  const Cycle next = compute_step(warp.core, warp.compute, done);
+  compute_step(warp.core, warp.compute, done, WARP_STEP, w);
   if (done) warp.phase = Phase::PUSH_REQ;
-  post(next, WARP, WARP_STEP, w);
 }
 
 void HwwlMachine::push(std::int32_t w) {

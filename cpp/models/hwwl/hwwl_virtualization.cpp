@@ -33,7 +33,7 @@ bool HwwlMachine::can_load(std::int32_t core, std::int64_t ids) const {
   // §III-D, on demand: "multiple virtualization loads can be issued up to a
   // limit as long as there is space in the load-store unit".
   if (cs.overflow[pull_].empty() || cs.virt_loads >= p_.virt_load_limit) return false;
-  return lsu_[static_cast<std::size_t>(core)].free_started(now_) >= refill_lines(core, ids);
+  return lsu_free(core) >= refill_lines(core, ids);
 }
 
 void HwwlMachine::refill_interval(std::int32_t core) {
@@ -44,7 +44,7 @@ void HwwlMachine::refill_interval(std::int32_t core) {
   // load-store queue has entries free now (§III-D: "as many virtualization
   // requests can be injected as there are free entries").
   if (spilled.empty() ||
-      lsu_[static_cast<std::size_t>(core)].free_started(now_) < refill_lines(core, want))
+      lsu_free(core) < refill_lines(core, want))
     return;
   for (std::int32_t l = 0; l < shape_.lanes; ++l)
     if (room(core * shape_.lanes + l) < 1) return;  // only when every bank has a free entry
@@ -114,8 +114,7 @@ void HwwlMachine::load(std::int32_t core, const std::vector<std::int32_t>& targe
   // The ids lie at consecutive words of the buffer: one coalesced load.
   const std::uint64_t at = OperatorMemory::overflow_slot(core, pull_, cs.loaded[pull_]);
   cs.loaded[pull_] += n;
-  post(range_access(core, now_, at, n * 4, false, false, Requester::REFILL), ARRIVAL, LOAD_DONE,
-       new_request(std::move(r)));
+  post(refill_access(core, at, n * 4), ARRIVAL, LOAD_DONE, new_request(std::move(r)));
 }
 
 void HwwlMachine::load_done(std::int32_t r) {
@@ -157,8 +156,9 @@ void HwwlMachine::spill(std::int32_t core, const std::vector<std::int32_t>& ids,
   const std::int32_t side = push_side();
   const std::uint64_t at = OperatorMemory::overflow_slot(core, side, cs.stored[side]);
   cs.stored[side] += n;
-  const Cycle done = range_access(core, t, at, n * 4, true, true, Requester::SPILL);
-  post(std::max(done, now_), ARRIVAL, STORE_DONE, new_request({core, -1, ids, {}}));
+  const std::int32_t group = open_group(ARRIVAL, STORE_DONE, new_request({core, -1, ids, {}}));
+  range_access(group, core, t, at, n * 4, true, Requester::SPILL);
+  close_group(group, now_);
 }
 
 void HwwlMachine::store_done(std::int32_t r) {

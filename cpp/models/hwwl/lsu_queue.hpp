@@ -5,9 +5,10 @@
 // are scattered — from when it issues until its data returns.  Entries are
 // booked with their release cycle (the memory hierarchy says when each access
 // completes), so "when are n entries free" is a walk over the booked releases.
-// A warp instruction waits until all its entries are free; a small request
-// (a virtualization load: one or two lines) may take entries that are free
-// now ahead of warp instructions still waiting for theirs (free_started).
+// A warp instruction waits until all its entries are free, and is booked
+// when it gets them (warp_memory.cpp); a small request (a virtualization
+// load: one or two lines) may take entries that are free now ahead of warp
+// instructions still waiting for theirs.
 #pragma once
 
 #include <algorithm>
@@ -41,15 +42,6 @@ class LsuQueue {
     }
     return capacity_ - used;
   }
-  // Entries not held at cycle t by a request that has started by then
-  // (requests booked to start later are still waiting for theirs).
-  std::int64_t free_started(Cycle t) const {
-    std::int64_t used = 0;
-    for (const auto& h : held_)
-      if (h.start <= t && h.release > t) used += h.n;
-    return capacity_ - used;
-  }
-
   // The first cycle >= t at which n entries (at most the capacity: a bigger
   // instruction goes out in parts) are free.
   Cycle earliest(Cycle t, std::int64_t n) const {

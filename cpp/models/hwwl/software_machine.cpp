@@ -181,8 +181,9 @@ void SoftwareMachine::fetch(std::int32_t w) {
   warp.phase = Phase::LOADED;
   // The threads' slots of the pull list (a contiguous share each: strided
   // across the warp), or consecutive nodes' flags (coalesced).
-  post(warp_access(warp.core, at + instructions, address.data(), active, 4, false), WARP,
-       WARP_STEP, w);
+  const std::int32_t group = open_group(WARP, WARP_STEP, w);
+  warp_access(group, warp.core, at + instructions, address.data(), active, 4, false);
+  close_group(group, at + instructions);
 }
 
 void SoftwareMachine::loaded(std::int32_t w) {
@@ -227,9 +228,8 @@ void SoftwareMachine::loaded(std::int32_t w) {
 void SoftwareMachine::compute_round(std::int32_t w) {
   Warp& warp = warps_[w];
   bool done = false;
-  const Cycle next = compute_step(warp.core, warp.compute, done);
+  compute_step(warp.core, warp.compute, done, WARP_STEP, w);
   if (done) warp.phase = Phase::PUSH;
-  post(next, WARP, WARP_STEP, w);
 }
 
 void SoftwareMachine::push(std::int32_t w) {
@@ -270,9 +270,10 @@ void SoftwareMachine::push(std::int32_t w) {
     const auto ids = static_cast<std::int64_t>(warp.pushes.size());
     overhead_instructions_ += per_id * ids;
     dynamic_instructions_ += per_id * ids;
+    const std::int32_t stores = open_group(WARP, -1);  // nobody waits for them
     if (mode_ == Mode::DATA) {  // the warp's ids fill consecutive slots from the tail
-      (void)range_access(warp.core, at, OperatorMemory::list_slot(1 - parity_, tail),
-                         static_cast<std::int64_t>(warp.pushes.size()) * 4, true);
+      range_access(stores, warp.core, at, OperatorMemory::list_slot(1 - parity_, tail),
+                   static_cast<std::int64_t>(warp.pushes.size()) * 4, true);
     } else {  // the activated nodes' flags, scattered: 32 per store instruction
       std::array<std::uint64_t, kWarp> address{};
       for (std::size_t i = 0; i < warp.pushes.size(); i += kWarp) {
@@ -281,9 +282,10 @@ void SoftwareMachine::push(std::int32_t w) {
           address[j - i] = flag(1 - parity_, warp.pushes[j]);
           active |= 1u << (j - i);
         }
-        (void)warp_access(warp.core, at, address.data(), active, 4, true);
+        warp_access(stores, warp.core, at, address.data(), active, 4, true);
       }
     }
+    close_group(stores, at);
     warp.pushes.clear();
   }
   hold(-pushers);

@@ -46,13 +46,14 @@ void WarpMachine::apply(ComputePhase& c, std::int32_t k, std::int32_t id) {
   dynamic_instructions_ += cost.instructions;
 }
 
-Cycle WarpMachine::compute_step(std::int32_t core, ComputePhase& c, bool& done) {
+void WarpMachine::compute_step(std::int32_t core, ComputePhase& c, bool& done, std::int32_t kind,
+                               std::int64_t payload) {
   if (c.round >= c.total) {  // the instructions after the last load
     done = true;
     const Cycle at = c.instructions_left > 0 ? issue_[core].reserve(now_, c.instructions_left) : now_;
-    const Cycle end = at + c.instructions_left;
+    post(at + c.instructions_left, WARP, kind, payload);
     c.instructions_left = 0;
-    return end;
+    return;
   }
   done = false;
   const std::int32_t left = c.total - c.round;
@@ -76,52 +77,10 @@ Cycle WarpMachine::compute_step(std::int32_t core, ComputePhase& c, bool& done) 
   }
   ++c.round;
   const Cycle issued = at + chunk;
-  Cycle back = issued;
+  const std::int32_t group = open_group(WARP, kind, payload);
   for (std::size_t i = 0; i < 2; ++i)
-    if (active[i])
-      back = std::max(back, warp_access(core, issued, address[i].data(), active[i], bytes[i], false));
-  return back;
-}
-
-Cycle WarpMachine::book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write,
-                        bool wait, Requester who) {
-  LsuQueue& lsu = lsu_[static_cast<std::size_t>(core)];
-  lsu.release(now_);
-  const Cycle ready = std::max(t, now_);
-  const Cycle start = wait ? lsu.earliest(ready, lines.count) : ready;
-  const Cycle done = memory_.access_lines(core, start, lines, is_write);
-  const Cycle until = std::max(done, start + 1);
-  lsu.book(lines.count, start, until);
-  LsuUse& use = lsu_use_[static_cast<std::size_t>(who)];
-  const std::int64_t held = std::min<std::int64_t>(lines.count, lsu.capacity());
-  use.requests += lines.count;
-  use.entry_cycles += held * (until - start);
-  use.wait_cycles += static_cast<std::int64_t>(lines.count) * (start - ready);
-  lines_ += lines.count;
-  if (!is_write) {
-    ++loads_;
-    load_lines_ += lines.count;
-  }
-  return done;
-}
-
-Cycle WarpMachine::warp_access(std::int32_t core, Cycle t, const std::uint64_t* addresses,
-                               std::uint32_t active, std::int64_t bytes, bool is_write) {
-  return book(core, t, coalesce(addresses, active, bytes), is_write);
-}
-
-Cycle WarpMachine::range_access(std::int32_t core, Cycle t, std::uint64_t base, std::int64_t bytes,
-                                bool is_write, bool wait, Requester who) {
-  CoalescedWarp lines;
-  Cycle done = t;
-  for_each_line(base, bytes, [&](std::uint64_t line, std::uint8_t sectors) {
-    if (lines.count == static_cast<int>(lines.lines.size())) {  // over 64 lines: in parts
-      done = std::max(done, book(core, t, lines, is_write, wait, who));
-      lines.count = 0;
-    }
-    lines.lines[static_cast<std::size_t>(lines.count++)] = {line, sectors};  // distinct lines
-  });
-  return std::max(done, book(core, t, lines, is_write, wait, who));
+    if (active[i]) warp_access(group, core, issued, address[i].data(), active[i], bytes[i], false);
+  close_group(group, issued);
 }
 
 const std::vector<StatInfo>& worklist_metrics() {
@@ -165,6 +124,8 @@ WarpMachine::WarpMachine(const WorklistProblem& problem, const GpuConfig& gpu,
       lsu_(static_cast<std::size_t>(shape_.cores), LsuQueue(lsu_entries)),
       layout_(problem),
       op_(problem, run.model_key),
+      lsu_fifo_(static_cast<std::size_t>(shape_.cores)),
+      lsu_retry_(static_cast<std::size_t>(shape_.cores), kNoRetry),
       record_(record),
       sample_every_(sample_every) {}
 
@@ -206,7 +167,8 @@ RunOutput WarpMachine::run(const char* scheme, bool check_results, bool values) 
       continue;
     }
     --pending_;
-    handle(e);
+    if (e.kind == kMemReady || e.kind == kLsuRetry) handle_memory(e);
+    else handle(e);
     if (++since_progress_ > limit)
       throw DeadlockError(std::string("scheme '") + scheme + "': the worklist machine handled " +
                               std::to_string(limit) + " events at cycle " +

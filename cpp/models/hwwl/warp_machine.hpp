@@ -9,13 +9,15 @@
 // count among its threads (divergent threads idle, masked); a warp's loads
 // are coalesced into line requests that go through the GPU's memory
 // hierarchy (per-core L1, shared L2, DRAM channels: core/mem_hierarchy.hpp)
-// and hold load-store queue entries until they return; meanwhile the warp
+// and hold load-store queue entries until they return (an instruction goes
+// to the hierarchy only when its entries are free); meanwhile the warp
 // issues nothing, so other warps hide the latency.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -128,6 +130,10 @@ class WarpMachine {
  protected:
   enum Priority : std::int32_t { ARRIVAL = 1, INTERVAL = 2, WARP = 3, SAMPLE = 4 };
   static constexpr std::int32_t kSampleEvent = 1'000'000;
+  // The memory instructions' own events (warp_memory.cpp): an instruction's
+  // cycle has come; a core's queue entries may have freed up.
+  static constexpr std::int32_t kMemReady = 1'000'001;
+  static constexpr std::int32_t kLsuRetry = 1'000'002;
 
   virtual void start() = 0;
   virtual void handle(const Event& event) = 0;
@@ -144,20 +150,45 @@ class WarpMachine {
   // (its activations appended to activated_) and counts its instructions.
   void apply(ComputePhase& c, std::int32_t k, std::int32_t id);
   // The next step of a warp's operator phase on `core` at now_: issues the
-  // round's instructions and loads; returns when the loads return, or (done)
-  // when the phase's last instructions have issued.
-  Cycle compute_step(std::int32_t core, ComputePhase& c, bool& done);
-  // A warp memory instruction from `core` at t through the LSU queue and the
-  // memory hierarchy (threads in `active`, `bytes` each): it waits for
-  // queue entries, one per line request.  A load returns when its data is
-  // there; a store, when the memory hierarchy accepts it.
-  Cycle warp_access(std::int32_t core, Cycle t, const std::uint64_t* addresses,
-                    std::uint32_t active, std::int64_t bytes, bool is_write);
+  // round's instructions and loads and posts `kind` (WARP priority, payload)
+  // for when the loads return, or (done) when the phase's last instructions
+  // have issued.
+  void compute_step(std::int32_t core, ComputePhase& c, bool& done, std::int32_t kind,
+                    std::int64_t payload);
+
+  // Memory instructions (warp_memory.cpp).  A memory instruction reaches the
+  // memory hierarchy when it leaves the core: at its cycle t, once the
+  // core's load-store queue has an entry free for each of its line requests
+  // (waiting instructions go in order of their cycles).  Every hierarchy
+  // call is then made at the simulated now_, in time order, as its in-order
+  // ports, MSHRs and channels assume (hwwl_audit.md 2026-11-29: booking an
+  // instruction at the future cycle its entries free up queued earlier
+  // requests behind it).  When an instruction returns is known only when it
+  // issues, so callers group instructions and get an event when all have
+  // returned (a load: its data is there; a store: the hierarchy accepted it).
+
+  // A group whose completion posts `kind` (with `payload`, at `priority`);
+  // kind < 0: none (stores nobody waits for).
+  std::int32_t open_group(Priority priority, std::int32_t kind, std::int64_t payload = 0);
+  // No more instructions join the group; its event comes no earlier than
+  // `floor`.
+  void close_group(std::int32_t group, Cycle floor);
+  // A warp memory instruction from `core` at t (threads in `active`, `bytes`
+  // each), in `group`.
+  void warp_access(std::int32_t group, std::int32_t core, Cycle t, const std::uint64_t* addresses,
+                   std::uint32_t active, std::int64_t bytes, bool is_write);
   // One contiguous access of `bytes` at `base` (a coalesced list or buffer
-  // access): the same, for a byte range.  wait = false: it takes entries the
-  // caller found free now (a virtualization request), waiting for none.
-  Cycle range_access(std::int32_t core, Cycle t, std::uint64_t base, std::int64_t bytes,
-                     bool is_write, bool wait = true, Requester who = Requester::OPERATOR);
+  // access), in `group`: in parts of at most 64 line requests.
+  void range_access(std::int32_t group, std::int32_t core, Cycle t, std::uint64_t base,
+                    std::int64_t bytes, bool is_write, Requester who = Requester::OPERATOR);
+  // A virtualization load of `bytes` at `base` issued now with entries the
+  // caller found free (lsu_free), ahead of the instructions waiting for
+  // theirs (HWWL §III-D); returns when its data is there.
+  Cycle refill_access(std::int32_t core, std::uint64_t base, std::int64_t bytes);
+  // Load-store queue entries of `core` free now.
+  std::int64_t lsu_free(std::int32_t core) const {
+    return lsu_[static_cast<std::size_t>(core)].free_at(now_);
+  }
 
   // Load-store queue use by requester (the HWWL's LSU counters, audit H4b):
   // line requests, entry-cycles held, and cycles waited for free entries.
@@ -191,8 +222,42 @@ class WarpMachine {
 
  private:
   void sample();
-  Cycle book(std::int32_t core, Cycle t, const CoalescedWarp& lines, bool is_write,
-             bool wait = true, Requester who = Requester::OPERATOR);
+
+  // A memory instruction not issued yet, or a group of them.
+  struct MemRequest {
+    std::int32_t group = 0, core = 0;
+    Cycle ready = 0;  // when it left the core
+    bool is_write = false;
+    Requester who = Requester::OPERATOR;
+    CoalescedWarp lines;
+  };
+  struct MemGroup {
+    Cycle done = 0;
+    std::int32_t left = 0;  // instructions not issued yet
+    bool open = true;
+    std::int32_t priority = 0, kind = -1;
+    std::int64_t payload = 0;
+  };
+  void submit(std::int32_t group, std::int32_t core, Cycle t, const CoalescedWarp& lines,
+              bool is_write, Requester who);
+  void handle_memory(const Event& e);
+  // Issues the core's waiting instructions whose entries are free now.
+  void pump(std::int32_t core);
+  // Sends one instruction to the hierarchy at now_; returns when it is done.
+  Cycle issue(std::int32_t core, const CoalescedWarp& lines, bool is_write, Requester who,
+              Cycle ready);
+  void finish(std::int32_t group, Cycle done);
+  static std::int64_t entries(const CoalescedWarp& lines, const LsuQueue& lsu) {
+    return std::min<std::int64_t>(lines.count, lsu.capacity());
+  }
+
+  std::vector<MemGroup> groups_;
+  std::vector<std::int32_t> free_groups_;
+  std::vector<MemRequest> waiting_;  // instructions waiting for their cycle or entries
+  std::vector<std::int32_t> free_waiting_;
+  std::vector<std::deque<std::int32_t>> lsu_fifo_;  // per core, in order of their cycles
+  std::vector<Cycle> lsu_retry_;  // per core: the retry posted, kNoRetry when none
+  static constexpr Cycle kNoRetry = -1;
 
   std::array<LsuUse, 3> lsu_use_{};
 
