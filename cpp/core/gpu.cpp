@@ -267,7 +267,7 @@ const std::vector<Preset>& presets() {
       {"gpgpusim_hwwl",
        GpuConfig{.name = "gpgpusim_hwwl", .sms = 4, .tb_slots = 8, .threads_per_sm = 1536,
                  .regs_per_sm = 32768, .smem_per_sm = 49152, .clock_mhz = 700.0,
-                 .host_launch_us = 10.0, .device_launch_us = 3.0, .mem_latency = 100,
+                 .host_launch_us = 3.0, .device_launch_us = 3.0, .mem_latency = 100,
                  .copy_gbps = 6.0, .lanes = 16, .issue_width = 2, .amo_cycles = 200,
                  .mem_bandwidth = 177.4, .l1_bytes = 8192, .l1_ways = 4, .l1_hit_cycles = 20,
                  .l1_mshrs = 32, .l1_write = "write_evict", .l2_bytes = 786432, .l2_ways = 8,
