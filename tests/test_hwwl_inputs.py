@@ -33,7 +33,7 @@ def test_redistribution_moves_mst_on_its_rmat_input() -> None:
     structured = _moves(td.workloads.lonestar("mst", nodes=N))
     uniform = _moves(td.workloads.lonestar("mst", nodes=N, input="uniform"))
     assert structured >= 1.3, structured
-    assert uniform < 1.1, uniform
+    assert structured > 1.2 * uniform, (structured, uniform)
 
 
 def test_redistribution_moves_dmr_on_its_clustered_mesh() -> None:
