@@ -64,6 +64,8 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config)
 
 void MemoryHierarchy::advance(Cycle horizon) {
   if (config_.booking != Booking::gap_filling) return;
+  // The DRAM backlog samples due by the horizon, before the spans behind it go.
+  if (horizon >= next_sample_) sample_until(horizon);
   for (UnitCalendar& c : l2_calendar_) c.prune(horizon);
   dram_.advance(horizon);
 }

@@ -18,6 +18,19 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
 }
 
+// The hierarchy as the TB engine books it (engine.cpp): an instruction's
+// line requests past its core's free MSHRs start later than it issues, and
+// calls from other cores at cycles between come after them, so the shared
+// L2 bank ports and DRAM channels fill gaps rather than queue behind them
+// (hwwl_audit.md, 2026-11-29 after the booking fix); DRAM writes wait in
+// GPGPU-Sim's write queue.
+MemoryConfig worklist_memory(const GpuConfig& gpu) {
+  MemoryConfig mc = memory_config(gpu);
+  mc.booking = Booking::gap_filling;
+  mc.dram_write_queue = kDramWriteQueueSectors;
+  return mc;
+}
+
 }  // namespace
 
 Shape Shape::of(const GpuConfig& gpu) {
@@ -120,7 +133,7 @@ WarpMachine::WarpMachine(const WorklistProblem& problem, const GpuConfig& gpu,
     : problem_(problem),
       shape_(Shape::of(gpu)),
       issue_(static_cast<std::size_t>(shape_.cores), IssueSlots(shape_.issue_width)),
-      memory_(memory_config(gpu)),
+      memory_(worklist_memory(gpu)),
       lsu_(static_cast<std::size_t>(shape_.cores), LsuQueue(lsu_entries)),
       layout_(problem),
       op_(problem, run.model_key),

@@ -145,6 +145,7 @@ Cycle WarpMachine::issue(std::int32_t core, const CoalescedWarp& lines, bool is_
                          Requester who, Cycle ready) {
   LsuQueue& lsu = lsu_[static_cast<std::size_t>(core)];
   lsu.release(now_);
+  memory_.advance(now_);  // no later call comes earlier: bookings behind now_ go
   const Cycle done = memory_.access_lines(core, now_, lines, is_write);
   const Cycle until = std::max(done, now_ + 1);
   lsu.book(lines.count, now_, until);
