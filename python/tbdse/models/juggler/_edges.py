@@ -28,6 +28,10 @@ ELEMENT = 4
 TILE_BYTES = SIDE * SIDE * ELEMENT
 
 
+# The neighbours a wavefront kernel reads: north, south, west, east, north-west.
+_DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1))
+
+
 def _edge(di: int, dj: int) -> list[tuple[int, int]]:
     """(offset, bytes) inside the neighbour tile at (di, dj) that the task reads."""
     row, last = SIDE * ELEMENT, SIDE - 1
@@ -61,14 +65,24 @@ def edge_footprints(builder: TaskBuilder, side: int) -> DataFootprints:
     dj = delta - di * side
     cut = tiles & same & (np.abs(di) <= 1) & (np.abs(dj) <= 1)
     keep = ~cut
-    rows_t, rows_b, rows_n = [task[keep]], [base[keep]], [size[keep]]
-    rows_w = [write[keep]]
-    for k in np.flatnonzero(cut):
-        parts = _edge(int(di[k]), int(dj[k]))
-        rows_t.append(np.full(len(parts), task[k]))
-        rows_b.append(base[k] + np.array([p[0] for p in parts], np.int64))
-        rows_n.append(np.array([p[1] for p in parts], np.int64))
-        rows_w.append(np.zeros(len(parts), bool))
-    t, b, n, w = (np.concatenate(x) for x in (rows_t, rows_b, rows_n, rows_w))
+    k = np.flatnonzero(cut)
+    # each cut read becomes its neighbour's edge: the parts of _edge, in order
+    table = {d: np.array(_edge(*d), np.int64) for d in _DIRECTIONS}
+    which = np.full(len(k), -1, np.int64)
+    for d, (down, right) in enumerate(_DIRECTIONS):
+        which[(di[k] == down) & (dj[k] == right)] = d
+    if (which < 0).any():
+        bad = int(np.flatnonzero(which < 0)[0])
+        _edge(int(di[k[bad]]), int(dj[k[bad]]))  # raises, naming the neighbour
+    lens = np.array([len(table[d]) for d in _DIRECTIONS], np.int64)[which]
+    parts = np.concatenate([table[d] for d in _DIRECTIONS])
+    first = np.concatenate([[0], np.cumsum([len(table[d]) for d in _DIRECTIONS])[:-1]])
+    row = np.repeat(k, lens)
+    part = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+    picked = parts[np.repeat(first[which], lens) + part]
+    t = np.concatenate([task[keep], task[row]])
+    b = np.concatenate([base[keep], base[row] + picked[:, 0]])
+    n = np.concatenate([size[keep], picked[:, 1]])
+    w = np.concatenate([write[keep], np.zeros(len(row), bool)])
     order = np.lexsort((w, t))  # stable: each task's reads in section order, then its writes
     return DataFootprints(t[order], b[order], n[order], w[order])
