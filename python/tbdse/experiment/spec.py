@@ -71,10 +71,32 @@ class Experiment:
     source: str | None = None
     input_root: Path | None = None  # files the sweep reads must lie below it (tbdse.io.inputs)
     search: SearchSpec | None = None  # an Optuna search instead of grid/zip (_dse_sections)
+    # The last plan and what it was built from (the objects themselves, held,
+    # so that a new object cannot pass for a freed one): loading a file builds
+    # the plan to validate it, and running it would build the same again
+    # (every workload generated a second time).
+    _planned: tuple[tuple[Any, ...], tuple[Any, ...], Plan] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def plan(self) -> Plan:
         """The sweep's runs (for a search: one point of its space, which is how
-        the file is validated and its plots checked)."""
+        the file is validated and its plots checked); built once for the same
+        workloads, GPUs, schemes, baseline, search, axes, replicates and seed."""
+        base = self.baseline if isinstance(self.baseline, list) else [self.baseline]
+        objects = (*self.workloads, None, *self.gpus, None, *self.schemes, None, *base, self.search)
+        values = (repr(self.grid), repr(self.zip), self.replicates, self.seed, self.input_root)
+        cached = self._planned
+        if (
+            cached is None
+            or cached[1] != values
+            or len(cached[0]) != len(objects)
+            or any(a is not b for a, b in zip(cached[0], objects, strict=True))
+        ):
+            self._planned = cached = (objects, values, self._build_plan())
+        return cached[2]
+
+    def _build_plan(self) -> Plan:
         zipped = self.zip
         if self.search is not None:
             from tbdse.dse import space
