@@ -53,9 +53,10 @@ One shared worklist of unbounded capacity, in push order (`ideal_fifo`) or
 smallest id first (`ideal_sorted`), against the three software versions:
 topology-driven, data-driven (atomic-reduced pushes) and data-driven with work
 donating (Table I's LSG+W). BFS and SSSP run on a 262,144-node road-like graph;
-BH, DMR, MST and SP run tbdse's synthetic operator over their generated
-input kinds (Plummer bodies, a clustered mesh, an R-MAT graph, random 3-SAT;
-`td.models.hwwl.inputs`) of about 16,384 ids. Paper: the FIFO
+BH, DMR and MST run tbdse's synthetic operator over their generated input
+kinds (Plummer bodies, a clustered mesh, an R-MAT graph;
+`td.models.hwwl.inputs`) of about 16,384 ids, and SP runs survey propagation
+itself on a random 3-SAT formula of 16,384 clauses. Paper: the FIFO
 worklist gains 1.2x-2.8x over the better software version, the sorted one more
 "in most cases".""",
     ),
@@ -76,8 +77,9 @@ read consecutive nodes — one or two line requests per warp load, where the
 worklist versions make 8-27 (Table II's Reqs/Load shows the same contrast) —
 and on this 4-core machine, 32 MSHRs per core make scattered loads the
 bottleneck. Sorting the worklist by id puts nearby ids in one warp, so their
-loads share lines: the sorted ideal beats FIFO on SSSP by 2x and on BFS by
-a quarter, the paper's memory-irregularity argument carried by the caches.""",
+loads share lines: the sorted ideal beats FIFO on SSSP by 1.7x, on BFS by a
+fifth and on DMR by 9%, the paper's memory-irregularity argument carried by
+the caches.""",
     ),
     (
         "code",
@@ -93,9 +95,13 @@ The share of hardware threads holding a work item over time, BFS on a road
 graph of a million nodes (its frontiers outnumber the 6,144 threads). Paper: single-buffered keeps all threads busy for most of the run,
 double-buffered peaks near 80%; with a realistic memory single-buffering is
 slower (less spatial locality), with a magic one faster. In tbdse single
-buffering keeps the threads busy as in the paper, but the double-buffered
-worklist relaunches a kernel per BFS level (`host_launch_us`, 10 µs) and so
-the single-buffered one is faster with both memories.""",
+buffering keeps the threads busy as in the paper and, with a realistic
+memory, is the slower (1.39x: without level barriers it relaxes ids again
+when a shorter path arrives, 39% more items, and moves more DRAM bytes); with
+a magic memory it is not faster (1.02x), because those extra items cost more
+than the double-buffered worklist's relaunch per BFS level (`host_launch_us`,
+3 µs). The double-buffered worklist launches one thread per id, so the
+widest levels fill all 6,144 threads (the paper's peaks near 80%).""",
     ),
     (
         "code",
@@ -130,16 +136,16 @@ td.plot.heatmap(design[design["transfers_per_core"] == "auto"], x="bank_entries"
         "md",
         """**What it shows.** On a road graph the scheme and the banks' size
 matter more than the WRU's bandwidth: one id per core per interval instead
-of one per cycle moves lsorting by at most 2% on 4 cores (8 entries: 1.00x
-vs 1.02x; 32: 1.03x vs 1.04x) and 4% on 16 (0.84x vs 0.88x at 8 entries).
-threshold does best with small banks (1.02x at 8 entries on 4 cores, 0.96-0.97x
-with 32 or 128): an 8-entry bank spills, the spilling core sets its greedy
-bit and sends ids over the network, while bigger banks keep each level's ids
-in the core that pushed them. gsorting at 8 entries is the worst point
-(0.75x on 4 cores, 0.49x on 16): its global ranking does not take the spill
-bit in tbdse's reading. More cores lower every speed-up: the worklist
-versions' scattered loads meet the same six DRAM channels, while the
-topology baseline's coalesced node checks scale with the cores.""",
+of one per cycle moves lsorting by at most 7% on 4 cores (8 entries: 1.05x
+vs 1.13x; 32: 1.07x both) and 9% on 16 (0.70x vs 0.77x at 8 entries).
+threshold does best with small banks (1.14x at 8 entries on 4 cores,
+0.96x and 0.94x with 32 and 128): an 8-entry bank spills, the spilling core
+sets its greedy bit and sends ids over the network, while bigger banks keep
+each level's ids in the core that pushed them. gsorting at 8 entries is the
+worst point (0.61x on 4 cores, 0.29x on 16): its global ranking does not
+take the spill bit in tbdse's reading. More cores lower every speed-up on
+this small graph (not traced here); `docs/models/hwwl_audit.md` traces
+§V-A's scaling on the million-node one.""",
     ),
 ]
 

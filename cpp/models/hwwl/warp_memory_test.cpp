@@ -96,3 +96,62 @@ TEST_CASE("a virtualization load never waits behind loads still waiting for queu
   CHECK(three.load_done[2] > three.load_done[0]);
   CHECK(three.load_done[2] > three.refill_done);
 }
+
+namespace {
+
+// Core 0 makes one load of `lines` scattered line requests at cycle 0 (past
+// its 32 MSHRs the rest wait for one to free); core 1 loads one line at
+// cycle 10.  Records when core 1's load returns.
+class TwoCores : public WarpMachine {
+ public:
+  TwoCores(const WorklistProblem& p, const GpuConfig& g, const ResolvedRun& r, std::int32_t lines)
+      : WarpMachine(p, g, r, false, 1000, 128), lines_(lines) {}
+  Cycle second_done = -1;
+  bool first_back = false;
+
+ protected:
+  void start() override {
+    std::uint64_t address[kWarp];
+    for (std::int32_t part = 0; part * kWarp < lines_; ++part) {
+      std::uint32_t active = 0;
+      for (std::int32_t k = 0; k < kWarp && part * kWarp + k < lines_; ++k) {
+        address[k] = static_cast<std::uint64_t>(part * kWarp + k) * 4096;
+        active |= 1u << k;
+      }
+      const std::int32_t g = open_group(WARP, 1);
+      warp_access(g, 0, 0, address, active, 4, false);
+      close_group(g, 0);
+    }
+    post(10, WARP, 2);
+  }
+  void handle(const Event& e) override {
+    if (e.kind == 1) first_back = true;
+    if (e.kind == 2) {
+      const std::uint64_t line = std::uint64_t{3} << 40;
+      const std::int32_t g = open_group(WARP, 3);
+      warp_access(g, 1, now_, &line, 1u, 4, false);
+      close_group(g, now_);
+    }
+    if (e.kind == 3) second_done = e.time;
+  }
+  bool finished() const override { return first_back && second_done >= 0; }
+  std::vector<double> stats() const override { return {}; }
+  void sample_more(std::vector<Series>&, bool) override {}
+
+ private:
+  std::int32_t lines_;
+};
+
+}  // namespace
+
+TEST_CASE("line requests waiting for MSHRs do not delay another core's earlier request") {
+  Setup s;
+  s.gpu.sms = 2;
+  s.run.gpu = s.gpu;
+  // The first 32 line requests are the same in both; the 32 more of `many`
+  // wait for core 0's MSHRs and reach L2 and DRAM later than core 1's load.
+  TwoCores few(*s.problem, s.gpu, s.run, 32), many(*s.problem, s.gpu, s.run, 64);
+  (void)few.run("probe", false, false);
+  (void)many.run("probe", false, false);
+  CHECK(many.second_done == few.second_done);
+}
