@@ -104,7 +104,7 @@ MISS_WHY: dict[str, str] = {
     "requests per load 20.8 vs 19.1); BH (0.967) is inside its schemes' 3% spread "
     "(37.8K-39.1K cycles); BFS and SSSP, behind before the gap-filling booking, now hold",
     "F7-3": "BH's on-demand gap at 8 entries is 0.08, third behind BFS (0.43) and SSSP "
-    "(0.26), which spill (220K, 739K ids) so that their refill stalls starve the "
+    "(0.26), which spill (220K, 736K ids) so that their refill stalls starve the "
     "warps; BH spills nothing (its 15,360 init ids come from the overflow), and on "
     "demand keeps 26% of its threads active vs 80% (not re-traced after the gap-filling "
     "booking)",
