@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the C++ unit tests through CTest, lint and type checks,
 # then the Python suite (pytest, which also executes the notebooks).  Sets
-# everything up first.  About 15 minutes on a 2-core machine once built (the
-# set-up adds the build, about 8 minutes from scratch).
+# everything up first.  15-35 minutes on a 2-core machine once built (the
+# set-up adds the build, about 8 minutes from scratch; README.md).
 # Extra arguments go to pytest, e.g. scripts/test.sh -k sweep
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
