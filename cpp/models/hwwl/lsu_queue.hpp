@@ -56,19 +56,19 @@ class LsuQueue {
     return t;
   }
 
-  // Books n entries from `start` until `until`.
-  void book(std::int64_t n, Cycle start, Cycle until) {
+  // Books n entries from now (the last release call) until `until`.
+  void book(std::int64_t n, Cycle until) {
     n = std::min(n, capacity_);
     if (n <= 0) return;
     const auto at = std::upper_bound(held_.begin(), held_.end(), until,
                                      [](Cycle c, const Held& h) { return c < h.release; });
-    held_.insert(at, {until, start, n});
+    held_.insert(at, {until, n});
     used_ += n;
   }
 
  private:
   struct Held {
-    Cycle release, start;
+    Cycle release;
     std::int64_t n;
   };
   std::int64_t capacity_;

@@ -15,8 +15,8 @@ using namespace tbdse::hwwl;
 TEST_CASE("the LSU queue books entries until their release and finds when n are free") {
   LsuQueue q(64);
   CHECK(q.earliest(0, 32) == 0);  // empty: at once
-  q.book(32, 0, 300);             // a scattered warp load: 32 entries until 300
-  q.book(16, 0, 200);
+  q.book(32, 300);                // a scattered warp load: 32 entries until 300
+  q.book(16, 200);
   CHECK(q.free_at(0) == 16);
   CHECK(q.earliest(10, 16) == 10);   // 16 still free
   CHECK(q.earliest(10, 17) == 200);  // needs the 16 released at 200
@@ -28,7 +28,7 @@ TEST_CASE("the LSU queue books entries until their release and finds when n are 
   CHECK(q.earliest(250, 33) == 300);
   q.release(300);
   CHECK(q.free_at(300) == 64);
-  q.book(60, 300, 700);
+  q.book(60, 700);
   CHECK(q.free_at(300) == 4);
   CHECK(q.earliest(300, 5) == 700);
 }

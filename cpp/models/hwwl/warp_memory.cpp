@@ -3,23 +3,32 @@
 // load-store queue entries are free, so every hierarchy call is made at the
 // simulated cycle it happens (hwwl_audit.md 2026-11-29, "Proposed fix" 2).
 #include <algorithm>
+#include <utility>
+#include <vector>
 
-#include "core/errors.hpp"
 #include "models/hwwl/warp_machine.hpp"
 
 namespace tbdse::hwwl {
 
-std::int32_t WarpMachine::open_group(Priority priority, std::int32_t kind, std::int64_t payload) {
-  std::int32_t g;
-  if (free_groups_.empty()) {
-    g = static_cast<std::int32_t>(groups_.size());
-    groups_.emplace_back();
-  } else {
-    g = free_groups_.back();
-    free_groups_.pop_back();
+namespace {
+
+// A slot of `slab` for `value`: a freed one if any, else a new one.
+template <class T>
+std::int32_t take(std::vector<T>& slab, std::vector<std::int32_t>& freed, T value) {
+  if (freed.empty()) {
+    slab.push_back(std::move(value));
+    return static_cast<std::int32_t>(slab.size() - 1);
   }
-  groups_[static_cast<std::size_t>(g)] = {0, 0, true, priority, kind, payload};
-  return g;
+  const std::int32_t i = freed.back();
+  freed.pop_back();
+  slab[static_cast<std::size_t>(i)] = std::move(value);
+  return i;
+}
+
+}  // namespace
+
+std::int32_t WarpMachine::open_group(Priority priority, std::int32_t kind, std::int64_t payload) {
+  return take(groups_, free_groups_, MemGroup{0, 0, true, priority, kind, payload});
 }
 
 void WarpMachine::close_group(std::int32_t group, Cycle floor) {
@@ -48,31 +57,39 @@ void WarpMachine::warp_access(std::int32_t group, std::int32_t core, Cycle t,
   submit(group, core, t, coalesce(addresses, active, bytes), is_write, Requester::OPERATOR);
 }
 
-void WarpMachine::range_access(std::int32_t group, std::int32_t core, Cycle t,
-                               std::uint64_t base, std::int64_t bytes, bool is_write,
-                               Requester who) {
+namespace {
+
+// The line requests of a byte range, in parts of at most 64 lines (one
+// instruction each): `send(lines)` per part.
+template <class Send>
+void in_parts(std::uint64_t base, std::int64_t bytes, Send send) {
   CoalescedWarp lines;
   for_each_line(base, bytes, [&](std::uint64_t line, std::uint8_t sectors) {
-    if (lines.count == static_cast<int>(lines.lines.size())) {  // over 64 lines: in parts
-      submit(group, core, t, lines, is_write, who);
+    if (lines.count == static_cast<int>(lines.lines.size())) {
+      send(lines);
       lines.count = 0;
     }
     lines.lines[static_cast<std::size_t>(lines.count++)] = {line, sectors};  // distinct lines
   });
-  submit(group, core, t, lines, is_write, who);
+  send(lines);
+}
+
+}  // namespace
+
+void WarpMachine::range_access(std::int32_t group, std::int32_t core, Cycle t,
+                               std::uint64_t base, std::int64_t bytes, bool is_write,
+                               Requester who) {
+  in_parts(base, bytes, [&](const CoalescedWarp& lines) {
+    submit(group, core, t, lines, is_write, who);
+  });
 }
 
 Cycle WarpMachine::refill_access(std::int32_t core, std::uint64_t base, std::int64_t bytes) {
-  CoalescedWarp lines;
   Cycle done = now_;
-  for_each_line(base, bytes, [&](std::uint64_t line, std::uint8_t sectors) {
-    if (lines.count == static_cast<int>(lines.lines.size())) {
-      done = std::max(done, issue(core, lines, false, Requester::REFILL, now_));
-      lines.count = 0;
-    }
-    lines.lines[static_cast<std::size_t>(lines.count++)] = {line, sectors};
+  in_parts(base, bytes, [&](const CoalescedWarp& lines) {
+    done = std::max(done, issue(core, lines, false, Requester::REFILL, now_));
   });
-  return std::max(done, issue(core, lines, false, Requester::REFILL, now_));
+  return done;
 }
 
 void WarpMachine::submit(std::int32_t group, std::int32_t core, Cycle t,
@@ -84,15 +101,8 @@ void WarpMachine::submit(std::int32_t group, std::int32_t core, Cycle t,
     finish(group, issue(core, lines, is_write, who, now_));
     return;
   }
-  std::int32_t r;
-  if (free_waiting_.empty()) {
-    r = static_cast<std::int32_t>(waiting_.size());
-    waiting_.emplace_back();
-  } else {
-    r = free_waiting_.back();
-    free_waiting_.pop_back();
-  }
-  waiting_[static_cast<std::size_t>(r)] = {group, core, std::max(t, now_), is_write, who, lines};
+  const std::int32_t r =
+      take(waiting_, free_waiting_, MemRequest{group, core, std::max(t, now_), is_write, who, lines});
   if (t > now_) {
     post(t, WARP, kMemReady, r);
   } else {
@@ -148,7 +158,7 @@ Cycle WarpMachine::issue(std::int32_t core, const CoalescedWarp& lines, bool is_
   memory_.advance(now_);  // no later call comes earlier: bookings behind now_ go
   const Cycle done = memory_.access_lines(core, now_, lines, is_write);
   const Cycle until = std::max(done, now_ + 1);
-  lsu.book(lines.count, now_, until);
+  lsu.book(lines.count, until);
   LsuUse& use = lsu_use_[static_cast<std::size_t>(who)];
   use.requests += lines.count;
   use.entry_cycles += entries(lines, lsu) * (until - now_);
