@@ -81,6 +81,10 @@ class TaskArray:
         self.name, self.size, self.index, self.owner = name, size, index, owner
 
     def __getitem__(self, key: int | slice) -> Section:
+        if type(key) is slice and key.step is None:  # the common a[lo:hi]: checked inline
+            lo, hi = key.start, key.stop
+            if type(lo) is int and type(hi) is int and 0 <= lo <= hi <= self.size:
+                return Section(self, lo, hi)
         key = plain(key)
         what = f"a section of array '{self.name}'"
         if isinstance(key, slice):
@@ -111,6 +115,19 @@ class TaskArray:
 
 # "a[lo:hi]", "a[i]", "a[:]" or "a" (the whole array).
 _SECTION = re.compile(r"\s*([A-Za-z_][\w.\-]*)\s*(?:\[\s*(\d*)\s*(:?)\s*(\d*)\s*\])?\s*")
+
+
+class _Where:
+    """Where a task is, for error messages: "task builder 'b': task 7 ('k')"."""
+
+    __slots__ = ("builder", "kind", "kind_known", "task")
+
+    def __init__(self, builder: str, task: int, kind: Any) -> None:
+        self.builder, self.task, self.kind, self.kind_known = builder, task, kind, False
+
+    def __str__(self) -> str:
+        at = f"task builder '{self.builder}': task {self.task}"
+        return f"{at} ('{self.kind}')" if self.kind_known else at
 
 
 class TaskBuilder:
@@ -189,13 +206,13 @@ class TaskBuilder:
         Sections are :class:`Section` objects (``a[0:4]``) or strings
         (``"a[0:4]"``); ``depend`` maps ``in``/``out``/``inout`` to more."""
         t = len(self._kind)
-        where = f"task builder '{self.name}': task {t}"
+        where = _Where(self.name, t, kind)  # the text only when an error needs it
         if not isinstance(kind, str):
             raise ConfigError(f"{where}: a task's kind must be a kind's name; got {excerpt(kind)}")
         if kind not in self._kind_ids:
-            error = unknown_name("kind", str(kind), self.kinds, where)
+            error = unknown_name("kind", str(kind), self.kinds, str(where))
             raise ConfigError(f"{error} (declare kinds with kind() first)")
-        where = f"{where} ('{kind}')"
+        where.kind_known = True
         clauses: list[tuple[int, Any]] = [(0, in_), (1, out), (2, inout)]
         if depend is not None:
             if not isinstance(depend, Mapping):
@@ -204,13 +221,11 @@ class TaskBuilder:
                 )
             for name, given in depend.items():
                 if name not in MODES:
-                    raise unknown_name("depend mode", str(name), MODES, where)
+                    raise unknown_name("depend mode", str(name), MODES, str(where))
                 clauses.append((MODES.index(name), given))
-        if launch is not None:
+        if launch is not None and not (type(launch) is int and 0 <= launch < 2**31):
             launch = whole(launch, f"{where}: launch", 0, 2**31 - 1)
-        sections = [
-            (m, self.section(s, f"{where}: {MODES[m]}")) for m, g in clauses for s in _each(g)
-        ]
+        sections = [(m, self._own(s, where, m)) for m, g in clauses for s in _each(g)]
         for mode, s in sections:
             self._array.append(s.array.index)
             self._lo.append(s.lo)
@@ -220,6 +235,13 @@ class TaskBuilder:
         self._launch.append(launch)
         self._start.append(len(self._array))
         return t
+
+    def _own(self, value: Section | str, where: _Where, mode: int) -> Section:
+        """:meth:`section` of a task's clause, without making the error text
+        first when ``value`` is already one of this builder's sections."""
+        if type(value) is Section and self.arrays.get(value.array.name) is value.array:
+            return value
+        return self.section(value, f"{where}: {MODES[mode]}")
 
     def section(self, value: Section | str, where: str = "") -> Section:
         """``value`` as a section of one of this builder's arrays (parsing
