@@ -50,8 +50,8 @@ std::vector<std::int32_t> int32_values(const py::object& given, const char* what
   return out;
 }
 
-DigraphHolder build(std::int64_t nodes, const py::object& src, const py::object& dst,
-                    const py::object& weight) {
+DigraphHolder build_digraph(std::int64_t nodes, const py::object& src, const py::object& dst,
+                            const py::object& weight) {
   DigraphInput in;
   in.nodes = nodes;
   in.src = int32_values(src, "src");
@@ -66,12 +66,6 @@ std::uint64_t seed_arg(std::int64_t seed, const char* generator) {
     throw ConfigError(std::string(generator) + ": 'seed' must be >= 0; got " +
                       std::to_string(seed));
   return static_cast<std::uint64_t>(seed);
-}
-
-template <class F>
-DigraphHolder released(F f) {
-  py::gil_scoped_release release;
-  return std::make_shared<Digraph>(f());
 }
 
 // A file reader: Ctrl-C stops it (it polls per line).
@@ -102,7 +96,7 @@ void register_digraph(py::module_& m) {
   py::class_<Digraph, DigraphHolder>(
       m, "Digraph",
       "A directed graph with non-negative integer arc weights in CSR form (immutable).")
-      .def_static("build", &build, py::arg("nodes"), py::arg("src"), py::arg("dst"),
+      .def_static("build", &build_digraph, py::arg("nodes"), py::arg("src"), py::arg("dst"),
                   py::arg("weight") = py::none(),
                   "Validates and builds; arcs keep their order per source node.")
       .def_property_readonly("nodes", &Digraph::nodes)
@@ -128,7 +122,8 @@ void register_digraph(py::module_& m) {
       .def(py::pickle([](const Digraph& g) { return pickled_state(g); },
                       [](const py::tuple& state) {
                         if (state.size() != 4) throw ConfigError("Digraph: damaged pickled state");
-                        return build(state[0].cast<std::int64_t>(), state[1], state[2], state[3]);
+                        return build_digraph(state[0].cast<std::int64_t>(), state[1], state[2],
+                                             state[3]);
                       }));
 
   m.def("make_grid_digraph",

@@ -18,10 +18,11 @@ namespace {
 
 using IntArray = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
 
-std::shared_ptr<TaskGraph> build(std::int64_t nodes, const IntArray& src, const IntArray& dst,
-                                 const std::optional<IntArray>& kernel,
-                                 const std::optional<CycleArray>& cost,
-                                 const std::optional<IntArray>& launch_group) {
+std::shared_ptr<TaskGraph> build_task_graph(std::int64_t nodes, const IntArray& src,
+                                            const IntArray& dst,
+                                            const std::optional<IntArray>& kernel,
+                                            const std::optional<CycleArray>& cost,
+                                            const std::optional<IntArray>& launch_group) {
   if (nodes < 0 || nodes > std::numeric_limits<std::int32_t>::max())
     throw ConfigError("task graph: node count " + std::to_string(nodes) + " is out of range");
   TaskGraphInput in;
@@ -33,12 +34,6 @@ std::shared_ptr<TaskGraph> build(std::int64_t nodes, const IntArray& src, const 
   if (launch_group) in.launch_group = to_vector(*launch_group);
   py::gil_scoped_release release;
   return std::make_shared<TaskGraph>(TaskGraph::build(std::move(in)));
-}
-
-template <class F>
-auto released(F f) {
-  py::gil_scoped_release release;
-  return std::make_shared<TaskGraph>(f());
 }
 
 }  // namespace
@@ -55,7 +50,7 @@ void register_inputs(py::module_& m) {
 void register_graph(py::module_& m) {
   py::class_<TaskGraph, std::shared_ptr<TaskGraph>>(m, "TaskGraph",
                                                      "An immutable task graph in CSR form.")
-      .def_static("build", &build, py::arg("nodes"), py::arg("src"), py::arg("dst"),
+      .def_static("build", &build_task_graph, py::arg("nodes"), py::arg("src"), py::arg("dst"),
                   py::arg("kernel") = py::none(), py::arg("cost") = py::none(),
                   py::arg("launch_group") = py::none())
       .def_property_readonly("size", &TaskGraph::size)
@@ -97,9 +92,10 @@ void register_graph(py::module_& m) {
             const auto optional_ids = [](const py::object& o) {
               return o.is_none() ? std::optional<IntArray>() : std::optional(o.cast<IntArray>());
             };
-            return build(state[0].cast<std::int64_t>(), state[1].cast<IntArray>(),
-                         state[2].cast<IntArray>(), optional_ids(state[3]),
-                         std::optional(state[4].cast<CycleArray>()), optional_ids(state[5]));
+            return build_task_graph(state[0].cast<std::int64_t>(), state[1].cast<IntArray>(),
+                                    state[2].cast<IntArray>(), optional_ids(state[3]),
+                                    std::optional(state[4].cast<CycleArray>()),
+                                    optional_ids(state[5]));
           }))
       .def("critical_path", [](const TaskGraph& g, const CycleArray& cost) {
         const auto c = to_vector(cost);  // by input id

@@ -86,6 +86,14 @@ py::array_t<T> view_numpy(std::span<const T> values, py::handle owner) {
   return a;
 }
 
+// What f() builds (a TaskGraph, a Digraph), built with the GIL released, in a
+// shared_ptr (the Python class's holder).
+template <class F>
+auto released(F f) {
+  py::gil_scoped_release release;
+  return std::make_shared<decltype(f())>(f());
+}
+
 // A 1-D array argument as a std::vector (any integer/float dtype is converted).
 template <class T>
 std::vector<T> to_vector(const py::array_t<T, py::array::c_style | py::array::forcecast>& a) {

@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "core/errors.hpp"
+#include "core/test_support.hpp"
 
 using namespace tbdse;
+using tbdse::test_support::message_of;
 
 namespace {
 
@@ -28,15 +30,6 @@ Digraph from_arcs(std::int64_t n, std::vector<std::pair<std::int32_t, std::int32
   }
   in.weight = std::move(weight);
   return Digraph::build(std::move(in));
-}
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no ConfigError)";
 }
 
 template <class T>

@@ -6,8 +6,10 @@
 
 #include "core/errors.hpp"
 #include "core/generators.hpp"
+#include "core/test_support.hpp"
 
 using namespace tbdse;
+using tbdse::test_support::message_of;
 
 namespace {
 TaskGraph from_edges(std::int32_t n, std::vector<std::pair<TaskId, TaskId>> edges) {
@@ -20,14 +22,6 @@ TaskGraph from_edges(std::int32_t n, std::vector<std::pair<TaskId, TaskId>> edge
   return TaskGraph::build(std::move(in));
 }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
 }  // namespace
 
 TEST_CASE("CSR: children sorted, duplicates merged, parent counts") {

@@ -6,8 +6,10 @@
 #include <tuple>
 
 #include "core/errors.hpp"
+#include "core/test_support.hpp"
 
 using namespace tbdse;
+using tbdse::test_support::message_of;
 
 namespace {
 
@@ -42,15 +44,6 @@ std::vector<Edge> edges(const TaskList& list, SectionMatch match = SectionMatch:
   std::vector<Edge> out;
   for (std::size_t e = 0; e < d.parent.size(); ++e) out.emplace_back(d.parent[e], d.child[e], d.hazards[e]);
   return out;
-}
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 constexpr std::uint8_t RAW = kHazardRaw, WAR = kHazardWar, WAW = kHazardWaw;

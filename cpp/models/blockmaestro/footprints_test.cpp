@@ -7,14 +7,10 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "models/blockmaestro/access_ranges_test_support.hpp"
 
 using namespace tbdse::blockmaestro;
-
-namespace {
-
-IndexRange range(Affine lo, Affine hi) { return {lo, hi}; }
-
-}  // namespace
+using tbdse::blockmaestro::test_support::range;
 
 TEST_CASE("footprints: buffers laid out in order, 4 KiB aligned") {
   const std::vector<BufferShape> buffers = {{"A", {100}}, {"B", {2048}}, {"C", {1}}};

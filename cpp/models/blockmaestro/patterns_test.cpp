@@ -14,7 +14,11 @@
 #include <utility>
 #include <vector>
 
+#include "models/blockmaestro/access_ranges_test_support.hpp"
+
 using namespace tbdse::blockmaestro;
+using tbdse::blockmaestro::test_support::Rng;
+using tbdse::blockmaestro::test_support::uniform;
 
 namespace {
 
@@ -120,11 +124,6 @@ PairShape brute_classify(std::int64_t n, std::int64_t m, const Edges& edges, boo
   }
   s.encoded_bytes = std::min(enc, s.plain_bytes);
   return s;
-}
-
-using Rng = std::mt19937_64;
-std::int64_t uniform(Rng& rng, std::int64_t lo, std::int64_t hi) {
-  return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
 }
 
 // Random bipartite graphs of several shapes, so that every pattern occurs.

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::int32_t kMaxK = 16;
 
-void require(bool ok, const std::string& message) {
+void require_literals(bool ok, const std::string& message) {
   if (!ok) throw ConfigError("worklist workload: literals: " + message);
 }
 
@@ -21,26 +21,27 @@ void require(bool ok, const std::string& message) {
 
 SatFormula::SatFormula(std::vector<std::int32_t> literals, std::int32_t clauses)
     : literals_(std::move(literals)), clauses_(clauses) {
-  require(clauses_ >= 1 && !literals_.empty() && literals_.size() % clauses_ == 0 &&
-              literals_.size() / clauses_ <= kMaxK,
-          std::to_string(literals_.size()) + " literals do not make " + std::to_string(clauses_) +
-              " clauses of k = 1.." + std::to_string(kMaxK) + " literals each");
+  require_literals(clauses_ >= 1 && !literals_.empty() && literals_.size() % clauses_ == 0 &&
+                       literals_.size() / clauses_ <= kMaxK,
+                   std::to_string(literals_.size()) + " literals do not make " +
+                       std::to_string(clauses_) + " clauses of k = 1.." + std::to_string(kMaxK) +
+                       " literals each");
   k_ = static_cast<std::int32_t>(literals_.size() / clauses_);
   var_.resize(literals_.size());
   for (std::size_t e = 0; e < literals_.size(); ++e) {
     const std::int32_t lit = literals_[e];
-    require(lit != 0 && lit != INT32_MIN, "literal " + std::to_string(lit) +
-                                              " (clause " + std::to_string(e / k_) +
-                                              ") is not a signed 1-based variable");
+    require_literals(lit != 0 && lit != INT32_MIN,
+                     "literal " + std::to_string(lit) + " (clause " + std::to_string(e / k_) +
+                         ") is not a signed 1-based variable");
     var_[e] = (lit < 0 ? -lit : lit) - 1;
     variables_ = std::max(variables_, var_[e] + 1);
   }
   for (std::int32_t a = 0; a < clauses_; ++a)
     for (std::int32_t q = 0; q < k_; ++q)
       for (std::int32_t r = 0; r < q; ++r)
-        require(var_[a * k_ + q] != var_[a * k_ + r],
-                "clause " + std::to_string(a) + " names variable " +
-                    std::to_string(var_[a * k_ + q] + 1) + " twice");
+        require_literals(var_[a * k_ + q] != var_[a * k_ + r],
+                         "clause " + std::to_string(a) + " names variable " +
+                             std::to_string(var_[a * k_ + q] + 1) + " twice");
   occ_start_.assign(static_cast<std::size_t>(variables_) + 1, 0);
   for (const std::int32_t v : var_) ++occ_start_[v + 1];
   for (std::int32_t v = 0; v < variables_; ++v) occ_start_[v + 1] += occ_start_[v];

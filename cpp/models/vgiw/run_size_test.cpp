@@ -11,20 +11,13 @@
 #include "models/registry.hpp"
 #include "models/vgiw/machines.hpp"
 #include "models/vgiw/run_size.hpp"
+#include "models/vgiw/test_support.hpp"
 
 using namespace tbdse;
 using namespace tbdse::vgiw;
+using tbdse::vgiw::test_support::block;
 
 namespace {
-
-BasicBlock block(std::vector<std::int32_t> succ, BranchKind branch = BranchKind::NONE,
-                 double p = 0.5) {
-  BasicBlock b;
-  b.succ = std::move(succ);
-  b.branch = branch;
-  b.p = p;
-  return b;
-}
 
 // Entry -> a self loop on block 1 that stays with chance p -> exit.
 CfgKernel spin(double p, std::int64_t threads) {

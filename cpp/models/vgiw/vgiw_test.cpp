@@ -7,18 +7,13 @@
 
 #include "core/errors.hpp"
 #include "models/vgiw/machines.hpp"
+#include "models/vgiw/test_support.hpp"
 
 using namespace tbdse;
 using namespace tbdse::vgiw;
+using tbdse::vgiw::test_support::block;
 
 namespace {
-
-BasicBlock block(std::vector<std::int32_t> succ, BranchKind branch = BranchKind::NONE) {
-  BasicBlock b;
-  b.succ = std::move(succ);
-  b.branch = branch;
-  return b;
-}
 
 // Fig. 1a with BB1..BB6 as ids 0..5: BB1 -> BB2 | BB3, BB3 -> BB4 | BB5,
 // BB2, BB4, BB5 -> BB6.  Threads 1..8 are ids 0..7 with the paths of §2.
