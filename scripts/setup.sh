@@ -3,9 +3,10 @@
 #   1. Debian packages the C++ core builds against, when missing;
 #   2. a virtual environment in .venv (or $TBDSE_VENV);
 #   3. tbdse installed into it (editable, rebuilt incrementally in build/).
-# Each stage says so as it starts, and the C++ build shows one line per file
-# compiled ("[12/84] Building CXX object ..."): from scratch it takes about
-# 8 minutes on 2 cores, a rebuild compiles only what changed.
+# Each stage says so as it starts, and the C++ build shows one line per unity
+# batch compiled ("[12/18] Building CXX object ..."): from a fresh clone the
+# stage takes about 6.5 minutes on 2 cores (the Python packages and a C++ build
+# of about 3), a rebuild compiles only the batches that changed.
 # Meant to be sourced; leaves TBDSE_ROOT and TBDSE_PY set.
 set -euo pipefail
 
@@ -62,7 +63,7 @@ if tbdse_editable_build >/dev/null; then
   echo "tbdse setup [3/3]: rebuilding what changed and installing tbdse into $venv"
 else
   echo "tbdse setup [3/3]: installing Python dependencies and building the C++ core" \
-    "(from scratch about 8 minutes on 2 cores; one line per file compiled)"
+    "(from a fresh clone about 6.5 minutes on 2 cores; one line per batch of C++ files compiled)"
 fi
 # pip -v streams the build; only its stage lines ("*** ...", "Collecting ...")
 # and ninja's per-file lines are shown (grep, line-buffered: mawk would hold

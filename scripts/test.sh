@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the C++ unit tests through CTest, lint and type checks,
-# then the Python suite (pytest on every core through pytest-xdist, which also
-# executes the notebooks).  Sets everything up first.  Durations: README.md.
-# Extra arguments go to pytest, e.g. scripts/test.sh -k sweep (-n 0: one process).
+# then the Python suite (pytest, which also executes the notebooks).  Sets
+# everything up first.  Durations: README.md.
+# Extra arguments go to pytest, e.g. scripts/test.sh -k sweep
 # TBDSE_CPP_TESTS=0 leaves out the C++ unit tests' Release build and run:
 # .ci/run runs them under ASan + UBSan instead (scripts/sanitize.sh).
 set -euo pipefail
@@ -42,6 +42,4 @@ echo "tbdse test [2/3]: lint (ruff) and types (mypy)"
 "$venv_bin/mypy"
 
 echo "tbdse test [3/3]: Python tests"
-# Each module whose tests share a module-scoped fixture runs on one worker
-# (tests/conftest.py), so a claims ledger's simulations run once.
-"$TBDSE_PY" -m pytest -n auto --dist loadgroup "$@"
+"$TBDSE_PY" -m pytest "$@"

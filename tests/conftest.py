@@ -27,23 +27,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shutil.rmtree(STATE_DIR, ignore_errors=True)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """For pytest-xdist (scripts/test.sh runs ``-n auto --dist loadgroup``):
-    the tests of a module with a module-scoped fixture (a claims ledger's
-    simulations, a Dask cluster) form one group, run by one worker, so the
-    fixture is computed once; and the slow tests come first, so that no long
-    test starts last while the other workers idle.  Without xdist the order
-    is pytest's own."""
-    for item in items:
-        # pytest has no public way to ask for an item's fixture scopes.
-        defs = item._fixtureinfo.name2fixturedefs.values()  # type: ignore[attr-defined]
-        if any(d[-1].scope == "module" for d in defs):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))  # type: ignore[attr-defined]
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--full",

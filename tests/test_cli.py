@@ -123,15 +123,20 @@ def test_ctrl_c_during_validation_exits_130_with_one_line(tmp_path: Path) -> Non
         "schemes: [blockmaestro, wireframe, dataflow_ideal]\n"
         f"grid: {{cost.cycles: [{values}], gpu.sms: [{values}]}}\n"
     )
-    exe = Path(sys.executable).with_name("tbdse")
+    # `tbdse validate` as its console script runs it, once its imports are
+    # done: a fixed delay from the start raced Python's start-up on a busy
+    # machine (the import got the KeyboardInterrupt, not the validation).
+    started = "import sys; from tbdse.experiment.cli import main; print('ready', flush=True); "
     child = subprocess.Popen(
-        [str(exe), "validate", str(path)],
+        [sys.executable, "-c", started + "sys.exit(main(['validate', sys.argv[1]]))", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=default_sigint,
     )
-    time.sleep(2.0)
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
     assert child.poll() is None, "validation finished too fast for the test"
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=30)

@@ -40,8 +40,8 @@ class UnitCalendar {
     std::int64_t w = at >> 6;
     if (w < lo_ || w >= hi_) return book_outside(at);
     // The word of `at` from its bit on, then whole words.
-    const std::uint64_t free = ~words_[index(w)] & (~std::uint64_t{0} << (at & 63));
-    if (free) return take(w, std::countr_zero(free));
+    const std::uint64_t free_from_at = ~words_[index(w)] & (~std::uint64_t{0} << (at & 63));
+    if (free_from_at) return take(w, std::countr_zero(free_from_at));
     for (++w; w < hi_; ++w)
       if (const std::uint64_t free = ~words_[index(w)]) return take(w, std::countr_zero(free));
     return book_outside(at);
