@@ -117,19 +117,6 @@ class TaskArray:
 _SECTION = re.compile(r"\s*([A-Za-z_][\w.\-]*)\s*(?:\[\s*(\d*)\s*(:?)\s*(\d*)\s*\])?\s*")
 
 
-class _Where:
-    """Where a task is, for error messages: "task builder 'b': task 7 ('k')"."""
-
-    __slots__ = ("builder", "kind", "kind_known", "task")
-
-    def __init__(self, builder: str, task: int, kind: Any) -> None:
-        self.builder, self.task, self.kind, self.kind_known = builder, task, kind, False
-
-    def __str__(self) -> str:
-        at = f"task builder '{self.builder}': task {self.task}"
-        return f"{at} ('{self.kind}')" if self.kind_known else at
-
-
 class TaskBuilder:
     """Declares arrays, kinds and tasks; :meth:`build` makes the Workload."""
 
@@ -206,13 +193,13 @@ class TaskBuilder:
         Sections are :class:`Section` objects (``a[0:4]``) or strings
         (``"a[0:4]"``); ``depend`` maps ``in``/``out``/``inout`` to more."""
         t = len(self._kind)
-        where = _Where(self.name, t, kind)  # the text only when an error needs it
+        where = f"task builder '{self.name}': task {t}"
         if not isinstance(kind, str):
             raise ConfigError(f"{where}: a task's kind must be a kind's name; got {excerpt(kind)}")
         if kind not in self._kind_ids:
-            error = unknown_name("kind", str(kind), self.kinds, str(where))
+            error = unknown_name("kind", str(kind), self.kinds, where)
             raise ConfigError(f"{error} (declare kinds with kind() first)")
-        where.kind_known = True
+        where = f"{where} ('{kind}')"
         clauses: list[tuple[int, Any]] = [(0, in_), (1, out), (2, inout)]
         if depend is not None:
             if not isinstance(depend, Mapping):
@@ -221,7 +208,7 @@ class TaskBuilder:
                 )
             for name, given in depend.items():
                 if name not in MODES:
-                    raise unknown_name("depend mode", str(name), MODES, str(where))
+                    raise unknown_name("depend mode", str(name), MODES, where)
                 clauses.append((MODES.index(name), given))
         if launch is not None and not (type(launch) is int and 0 <= launch < 2**31):
             launch = whole(launch, f"{where}: launch", 0, 2**31 - 1)
@@ -236,9 +223,9 @@ class TaskBuilder:
         self._start.append(len(self._array))
         return t
 
-    def _own(self, value: Section | str, where: _Where, mode: int) -> Section:
-        """:meth:`section` of a task's clause, without making the error text
-        first when ``value`` is already one of this builder's sections."""
+    def _own(self, value: Section | str, where: str, mode: int) -> Section:
+        """:meth:`section` of a task's clause; the clause's error text is made
+        only when ``value`` is not already one of this builder's sections."""
         if type(value) is Section and self.arrays.get(value.array.name) is value.array:
             return value
         return self.section(value, f"{where}: {MODES[mode]}")
