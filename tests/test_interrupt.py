@@ -80,8 +80,7 @@ EXPERIMENT = textwrap.dedent(
 # SIGKILL at the chosen point: after store chunk N, or inside the write of
 # output FILE (half a temporary file written), or just after FILE took its new
 # content but before the manifest recorded it, or never (the parent kills it
-# after a delay).  A run that is not killed ("resume": the reference run and
-# each resumption) keeps the runner's own chunk sizes: it only has to finish.
+# after a delay).
 CHILD_RUN = textwrap.dedent(
     """
     import os, signal, sys
@@ -89,8 +88,7 @@ CHILD_RUN = textwrap.dedent(
     import tbdse.simulation.store as store
     from tbdse.experiment import cli
     kind, arg, path, out = sys.argv[1:5]
-    if kind != "resume":
-        runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS, runner.MIN_CHUNK_RUNS = 1, 1e-9, 1
+    runner.FIRST_CHUNK_WEIGHT, runner.CHUNK_SECONDS, runner.MIN_CHUNK_RUNS = 1, 1e-9, 1
     if kind == "chunk":
         write, count = store.ResultsStore.write, [0]
         def killing_write(self, *a, **k):
@@ -143,7 +141,7 @@ def test_killed_anywhere_a_resumed_run_gives_the_uninterrupted_table(tmp_path: P
     path = tmp_path / "killed.yaml"
     path.write_text(EXPERIMENT)
     reference = tmp_path / "reference"
-    status, err = _finish(_run_child("resume", "", path, reference))
+    status, err = _finish(_run_child("none", "", path, reference))
     assert status == 0, err
     expected = pd.read_parquet(reference / "results.parquet")
 
@@ -165,7 +163,7 @@ def test_killed_anywhere_a_resumed_run_gives_the_uninterrupted_table(tmp_path: P
         for table in ("results.parquet", "results.csv"):
             if (out / table).exists():
                 assert (out / table).stat().st_size > 0
-        status, err = _finish(_run_child("resume", "", path, out))
+        status, err = _finish(_run_child("none", "", path, out))
         assert status == 0, (kind, arg, err)
         got = pd.read_parquet(out / "results.parquet")
         pd.testing.assert_frame_equal(got, expected, obj=f"killed at {kind} {arg}")
