@@ -222,3 +222,24 @@ def test_errors() -> None:
     assert vector_add_pair(256, 1024).edges == vector_add_pair(256, 256).edges == 256 * 256
     with pytest.raises(ConfigError, match="tbs must be a whole number"):
         vector_add_pair(0, 1)
+
+
+@pytest.mark.parametrize("app", ["alexnet", "lud"])
+def test_an_application_at_any_cost_scale_is_the_one_built_at_that_scale(app: str) -> None:
+    # blockmaestro_app builds an application's graph, queue and footprints
+    # once and sets each cost_scale's costs on a copy: the same runs as
+    # issuing its API calls afresh at that scale.
+    from tbdse.models.blockmaestro.apps import MEM_FRACTION
+    from tbdse.workloads.application import Application
+
+    spec = APPS[app]
+    for scale in (0.25, 0.37):
+        made = blockmaestro_app(app, cost_scale=scale, cost_jitter=0.1)
+        builder = Application(spec.title, mem_fraction=MEM_FRACTION)
+        spec.build(builder, scale)
+        fresh = builder.build(cost_jitter=0.1, locality=True)
+        assert made.task_graph is not fresh.task_graph  # really built apart
+        got, want = (td.simulate(w, "titanx_pascal", "blockmaestro", seed=5) for w in (made, fresh))
+        assert (got.makespan_cycles, got.config_hash) == (want.makespan_cycles, want.config_hash)
+    made.params["cost_scale"] = -1.0  # a caller's copy: the next one is untouched
+    assert blockmaestro_app(app, cost_scale=0.37).params["cost_scale"] == 0.37

@@ -204,3 +204,24 @@ def test_alu_latency_opts_the_kinds_into_per_kernel_throughput() -> None:
     assert kinds == {"lu0": 6.0, "fwd": 3.0, "bdiv": 3.0, "bmod": 1.5}
     with pytest.raises(td.ConfigError, match="alu_latency"):
         juggler_app("lu-d", alu_latency=-1)
+
+
+@pytest.mark.parametrize("app", ["heat-sim", "lu-d"])
+def test_a_kernel_at_any_cost_scale_is_the_one_built_at_that_scale(app: str) -> None:
+    # juggler_app builds a kernel's tasks and footprints once and sets each
+    # cost_scale's costs on a copy: the same runs as building it afresh.
+    from tbdse.models.juggler._edges import edge_footprints
+    from tbdse.models.juggler.apps import EDGE_SIDES
+
+    for scale in (3.5, 7.3):
+        made = juggler_app(app, cost_scale=scale, cost_jitter=0.02)
+        builder = juggler_tasks(app, 2, scale)
+        side = EDGE_SIDES.get(app)
+        data = builder.data_footprints() if side is None else edge_footprints(builder, side)
+        fresh = builder.build(cost_jitter=0.02).with_data(data)
+        assert made.task_graph is not fresh.task_graph  # really built apart
+        got, want = (td.simulate(w, "p100", "juggler", seed=5) for w in (made, fresh))
+        assert (got.makespan_cycles, got.config_hash) == (want.makespan_cycles, want.config_hash)
+        assert made.cost.describe() == fresh.cost.describe()
+    made.params["cost_scale"] = -1.0  # a caller's copy: the next one is untouched
+    assert juggler_app(app, cost_scale=7.3).params["cost_scale"] == 7.3

@@ -39,10 +39,11 @@ void register_policy(py::module_& m);
 using CycleArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 
 // A task graph's data footprints (docs/simulation.md "Data footprints"), one
-// row per byte range: (input task id, base address, bytes, is_write).
-// make_workload turns them into the Workload's CSR by virtual id.
-using DataTuple = std::tuple<std::vector<std::int64_t>, std::vector<std::uint64_t>,
-                             std::vector<std::int64_t>, std::vector<bool>>;
+// row per byte range: (input task id, base address, bytes, is_write), as
+// arrays (read in place: a footprint workload has hundreds of thousands of
+// rows).  make_workload turns them into the Workload's CSR by virtual id.
+using FlagArray = py::array_t<bool, py::array::c_style | py::array::forcecast>;
+using DataTuple = std::tuple<CycleArray, CycleArray, CycleArray, FlagArray>;
 
 // How Python describes configurations (see tbdse/_plan.py):
 //   a kernel:    (name, threads, regs_per_thread, smem_bytes, mem_requests, mem_fraction,

@@ -36,26 +36,33 @@ CostModel make_cost(const CostTuple& spec) {
 // id, each task's ranges in the order given; ConfigError naming the row's task
 // and the field otherwise.
 static void set_data_ranges(Workload& w, const TaskGraph* graph, const DataTuple& data) {
-  const auto& [tasks, bases, bytes, writes] = data;
-  const std::size_t rows = tasks.size();
-  if (bases.size() != rows || bytes.size() != rows || writes.size() != rows)
+  const auto& [task_array, base_array, bytes_array, write_array] = data;
+  const auto rows = static_cast<std::size_t>(task_array.size());
+  if (static_cast<std::size_t>(base_array.size()) != rows ||
+      static_cast<std::size_t>(bytes_array.size()) != rows ||
+      static_cast<std::size_t>(write_array.size()) != rows)
     throw ConfigError("workload '" + w.name + "': data ranges need as many bases, bytes and "
                       "write flags as tasks (" + std::to_string(rows) + ")");
   if (!graph) throw ConfigError("workload '" + w.name + "': data ranges need a task graph");
+  const std::int64_t* tasks = task_array.data();
+  const std::int64_t* bases = base_array.data();
+  const std::int64_t* bytes = bytes_array.data();
+  const bool* writes = write_array.data();
   const TaskGraph& g = *graph;
   const auto n = static_cast<std::int64_t>(g.size());
   std::vector<std::int64_t> virtual_of(static_cast<std::size_t>(n));
   for (TaskId v = 0; v < g.size(); ++v) virtual_of[static_cast<std::size_t>(g.original_id(v))] = v;
   std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
   for (std::size_t i = 0; i < rows; ++i) {
-    const std::string where = "workload '" + w.name + "': data range of task " +
-                              std::to_string(tasks[i]) + ": ";
+    const auto where = [&] {
+      return "workload '" + w.name + "': data range of task " + std::to_string(tasks[i]) + ": ";
+    };
     if (tasks[i] < 0 || tasks[i] >= n)
-      throw ConfigError(where + "'task' must be in [0, " + std::to_string(n) + ")");
+      throw ConfigError(where() + "'task' must be in [0, " + std::to_string(n) + ")");
     if (bytes[i] < 0 || bytes[i] > (std::int64_t{1} << 40))
-      throw ConfigError(where + "'bytes' = " + std::to_string(bytes[i]) + " must be in [0, 2^40]");
-    if (bases[i] > (std::uint64_t{1} << 62))
-      throw ConfigError(where + "'base' = " + std::to_string(bases[i]) + " must be below 2^62");
+      throw ConfigError(where() + "'bytes' = " + std::to_string(bytes[i]) + " must be in [0, 2^40]");
+    if (bases[i] < 0 || bases[i] >= (std::int64_t{1} << 62))
+      throw ConfigError(where() + "'base' = " + std::to_string(bases[i]) + " must be in [0, 2^62)");
     ++start[static_cast<std::size_t>(virtual_of[static_cast<std::size_t>(tasks[i])]) + 1];
   }
   for (std::size_t t = 0; t < static_cast<std::size_t>(n); ++t) start[t + 1] += start[t];
@@ -63,7 +70,8 @@ static void set_data_ranges(Workload& w, const TaskGraph* graph, const DataTuple
   w.data_ranges.resize(rows);
   for (std::size_t i = 0; i < rows; ++i) {
     const auto v = static_cast<std::size_t>(virtual_of[static_cast<std::size_t>(tasks[i])]);
-    w.data_ranges[static_cast<std::size_t>(next[v]++)] = DataRange{bases[i], bytes[i], writes[i]};
+    w.data_ranges[static_cast<std::size_t>(next[v]++)] =
+        DataRange{static_cast<std::uint64_t>(bases[i]), bytes[i], writes[i]};
   }
   w.data_start = std::move(start);
 }

@@ -140,7 +140,19 @@ std::string describe_run(const SweepSpec& spec, std::size_t run) {
   return out;
 }
 
-ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
+std::vector<std::uint64_t> workload_hashes(const SweepSpec& spec,
+                                           const std::vector<std::size_t>& runs) {
+  std::vector<std::uint8_t> used(spec.workloads.size(), runs.empty() ? 1 : 0);
+  for (const std::size_t i : runs) used[static_cast<std::size_t>(spec.workload_of[i])] = 1;
+  std::vector<std::uint64_t> out(spec.workloads.size(), 0);
+  tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t w) {
+    if (used[w]) out[w] = spec.workloads[w]->hash();
+  });
+  return out;
+}
+
+ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run,
+                        const std::vector<std::uint64_t>* hashes) {
   ResolvedRun r;
   r.workload = spec.workloads[spec.workload_of[run]].get();
   r.gpu = spec.gpus[spec.gpu_of[run]];
@@ -177,8 +189,10 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
   r.workload->validate(r.gpu);
   if (r.workload->graph) r.cost.validate(*r.workload->graph);
 
+  const std::uint64_t workload_hash =
+      hashes ? (*hashes)[static_cast<std::size_t>(spec.workload_of[run])] : r.workload->hash();
   Hasher h(0x5EED);
-  h.add(r.workload->hash());
+  h.add(workload_hash);
   const auto& gpu_table = GpuConfig::params();
   for (std::size_t i = 0; i < gpu_table.size(); ++i) h.add_double(gpu_table.get(r.gpu, i));
   h.add_string(r.scheme->name);
@@ -190,7 +204,7 @@ ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run) {
       r.workload->graph ? r.workload->graph->content_hash() : r.workload->input->content_hash();
   r.cost_key = rng_key(spec.seed, mix64(input_hash) ^ cost_hash,
                        static_cast<std::uint64_t>(r.replicate), RngPurpose::TASK_COST);
-  r.model_key = rng_key(spec.seed, r.workload->hash(), static_cast<std::uint64_t>(r.replicate),
+  r.model_key = rng_key(spec.seed, workload_hash, static_cast<std::uint64_t>(r.replicate),
                         RngPurpose::MODEL);
   return r;
 }
@@ -207,13 +221,14 @@ SweepValidation check_sweep(const SweepSpec& spec, int threads,
   SweepValidation out{std::vector<std::uint64_t>(n, 0), std::vector<std::string>(n)};
   tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
   arena.execute([&] {
+    const std::vector<std::uint64_t> hashes = workload_hashes(spec, runs);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const auto& range) {
       for (std::size_t row = range.begin(); row != range.end(); ++row) {
         const std::size_t i = runs.empty() ? row : runs[row];
         check_cancelled(cancel);
         try {
           const RunScope scope(RunControl{.cancel = cancel});  // a check that polls
-          const ResolvedRun r = resolve_run(spec, i);
+          const ResolvedRun r = resolve_run(spec, i, &hashes);
           out.hashes[row] = r.config_hash;  // kept when only the check below fails
           r.scheme->check(r);
         } catch (const ConfigError& e) {
@@ -247,6 +262,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
                         std::to_string(spec.runs()) + " runs)");
   const Columns cols(spec);
   SweepResult res = empty_result(cols, runs.size());
+  std::vector<std::uint64_t> hashes;  // filled in the arena, before any run
 
   const auto body = [&](const tbb::blocked_range<std::size_t>& range) {
     for (std::size_t row = range.begin(); row != range.end(); ++row) {
@@ -255,7 +271,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
       std::string error;
       try {
         const RunScope scope(RunControl{.cancel = options.cancel, .timeout_s = options.timeout_s});
-        const ResolvedRun r = resolve_run(spec, i);
+        const ResolvedRun r = resolve_run(spec, i, &hashes);
         res.config_hash[row] = r.config_hash;
         const RunOutput out = simulate_resolved(r, false);
         write_row(res.metrics, static_cast<Eigen::Index>(row), r, out,
@@ -286,7 +302,10 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options) {
     }
   };
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-  arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::size_t>(0, runs.size()), body); });
+  arena.execute([&] {
+    hashes = workload_hashes(spec, runs);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, runs.size()), body);
+  });
   return res;
 }
 

@@ -45,7 +45,16 @@ struct SweepSpec {
   void check_shape() const;
 };
 
-ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run);
+// Resolves run `run` of `spec`.  `hashes`, when given, holds
+// Workload::hash() of each workload the run may use (workload_hashes() below):
+// a footprint workload's hash reads every range, so callers resolving many
+// runs compute it once per workload instead of twice per run.
+ResolvedRun resolve_run(const SweepSpec& spec, std::size_t run,
+                        const std::vector<std::uint64_t>* hashes = nullptr);
+
+// Workload::hash() of every workload that `runs` use (all runs if empty), in
+// parallel; 0 for the others.
+std::vector<std::uint64_t> workload_hashes(const SweepSpec& spec, const std::vector<std::size_t>& runs);
 
 // TIMED_OUT: the run passed SweepOptions::timeout_s and was stopped.
 // INFEASIBLE: the run's configuration failed validation (check_sweep) and was

@@ -239,7 +239,7 @@ class CfgKernel(ModelInput):
     def live_values(self) -> list[tuple[int, int]]: ...
     def units(self) -> list[list[int]]: ...
 
-DataTuple = tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[bool]]
+DataTuple = tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike, npt.ArrayLike]
 WorkloadTuple = tuple[
     str,
     TaskGraph | None,

@@ -186,3 +186,30 @@ TEST_CASE("sweeps give identical rows on 1 and 2 threads and in any order") {
   // Different replicates draw different costs.
   CHECK(one.metrics(0, 0) != one.metrics(2, 0));
 }
+
+TEST_CASE("resolving with the per-call workload hash table gives the same keys as without") {
+  // validate_sweep and run_sweep hash each workload once (workload_hashes)
+  // instead of twice per run; the configuration hash and RNG keys must not move.
+  SweepSpec spec = one_run(chain(4), test_gpu(2, 2), "dataflow_ideal", constant(10));
+  auto with_data = std::make_shared<Workload>(*spec.workloads[0]);
+  with_data->name = "with data";
+  with_data->data_start = {0, 1, 1, 1, 2};
+  with_data->data_ranges = {DataRange{4096, 256, false}, DataRange{8192, 128, true}};
+  spec.workloads.push_back(with_data);
+  spec.workload_of = {0, 1, 1};
+  spec.gpu_of = spec.scheme_of = spec.cost_of = {0, 0, 0};
+  spec.replicate_of = {0, 0, 1};
+
+  const std::vector<std::uint64_t> all = workload_hashes(spec, {});
+  CHECK(all == std::vector<std::uint64_t>{spec.workloads[0]->hash(), with_data->hash()});
+  CHECK(all[0] != all[1]);
+  CHECK(workload_hashes(spec, {1, 2}) == std::vector<std::uint64_t>{0, all[1]});  // only those used
+  const std::vector<std::uint64_t> hashes = validate_sweep(spec);
+  for (std::size_t run = 0; run < spec.runs(); ++run) {
+    const ResolvedRun plain = resolve_run(spec, run), tabled = resolve_run(spec, run, &all);
+    CHECK(hashes[run] == plain.config_hash);
+    CHECK(tabled.config_hash == plain.config_hash);
+    CHECK(tabled.cost_key == plain.cost_key);
+    CHECK(tabled.model_key == plain.model_key);
+  }
+}

@@ -159,6 +159,7 @@ class Application:
                 "reads": self._accesses(reads, where, "reads", shape),
                 "writes": self._accesses(writes, where, "writes", shape),
                 "cost": round(cycles),
+                "cycles": cycles,  # as given: launch_cycles()
             }
         )
         self.commands.append(("launch", index))
@@ -168,6 +169,12 @@ class Application:
     @property
     def launches(self) -> int:
         return len(self._launches)
+
+    def launch_cycles(self) -> list[float]:
+        """Each launch's TB cost as given to :meth:`launch` (before rounding to
+        whole cycles): a generator that only rescales costs builds the
+        application once and derives the costs from these."""
+        return [L["cycles"] for L in self._launches]
 
     def build(
         self,

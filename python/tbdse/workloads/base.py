@@ -265,7 +265,7 @@ class Workload:
         list[tuple[str, int, int, int, int, float, float, int]],
         _core.Application | None,
         _core.ModelInput | None,
-        tuple[list[int], list[int], list[int], list[bool]] | None,
+        tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None,
     ]:
         kernels = [k.as_tuple() for k in self.kernels]
         data = None if self.data is None else self.data.core_tuple()

@@ -104,8 +104,8 @@ class DataFootprints:
     def bytes_written(self) -> int:
         return int(self.bytes[self.write].sum())
 
-    def core_tuple(self) -> tuple[list[int], list[int], list[int], list[bool]]:
-        return (self.task.tolist(), self.base.tolist(), self.bytes.tolist(), self.write.tolist())
+    def core_tuple(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return (self.task, self.base, self.bytes, self.write)  # the core reads them in place
 
     def digest(self) -> bytes:
         import hashlib

@@ -163,6 +163,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from tbdse._util.checks import real, text, whole
@@ -173,7 +174,7 @@ from tbdse.models.blockmaestro import _app_defs as defs
 from tbdse.workloads.access import bx, by
 from tbdse.workloads.application import Application
 from tbdse.workloads.base import Kernel, Workload, generator
-from tbdse.workloads.cost import CostModel
+from tbdse.workloads.cost import CostModel, per_kernel
 
 __all__ = ["APPS", "blockmaestro_app", "blockmaestro_app_names", "vector_add_pair"]
 
@@ -257,6 +258,18 @@ def _no_kernels(kernel: Kernel | None, kernels: Sequence[Kernel] | None, what: s
         raise ConfigError(f"{what} describes its own kernels; 'kernel(s)' cannot be given")
 
 
+@lru_cache(maxsize=32)
+def _structure(key: str, mem_fraction: float, locality: bool) -> tuple[Workload, tuple[float, ...]]:
+    """The application's TB graph, command queue and footprints at cost_scale 1,
+    and its launches' unrounded costs: what a cost parameter does not change is
+    built once (a calibration grid over cost_scale rebuilt it for every value).
+    :func:`blockmaestro_app` sets the costs on a copy."""
+    spec = APPS[key]
+    builder = Application(spec.title, mem_fraction=mem_fraction if locality else 0.0)
+    spec.build(builder, 1.0)
+    return builder.build(name=spec.title, locality=locality), tuple(builder.launch_cycles())
+
+
 @generator("blockmaestro_app", naming=lambda p: _spec(p["app"]).title)
 def blockmaestro_app(
     app: str,
@@ -282,9 +295,11 @@ def blockmaestro_app(
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
     frac = real(mem_fraction, f"{what}: mem_fraction", 0, 1)
     local = _flag(locality, f"{what}: locality")
-    builder = Application(spec.title, mem_fraction=frac if local else 0.0)
-    spec.build(builder, scale)
-    made = builder.build(cost_jitter=jitter, name=name or spec.title, locality=local)
+    made, unit_cycles = _structure(spec.key, frac, local)
+    # The builders scale every cost by a product (cost=cycles * s), rounded per launch.
+    made = made.with_cost(per_kernel([round(c * scale) for c in unit_cycles], jitter=jitter))
+    if name:
+        made = made.renamed(name)
     if cost is not None:
         made = made.with_cost(cost)
     made.generator = "blockmaestro_app"

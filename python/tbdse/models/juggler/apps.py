@@ -87,6 +87,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from tbdse._util.checks import real, text, whole
@@ -95,7 +96,7 @@ from tbdse._util.params import unknown_name
 from tbdse.errors import ConfigError
 from tbdse.models.juggler._edges import edge_footprints
 from tbdse.workloads.base import Kernel, Workload, generator
-from tbdse.workloads.cost import CostModel
+from tbdse.workloads.cost import CostModel, per_kernel
 from tbdse.workloads.tasks import TaskBuilder
 
 __all__ = ["APPS", "KINDS", "PROFILE", "juggler_app", "juggler_app_names", "juggler_tasks"]
@@ -191,17 +192,26 @@ class App:
     build: Callable[[TaskBuilder, int], None]
 
 
-def _kinds(b: TaskBuilder, app: str, scale: float, alu_latency: float = 0.0) -> None:
-    for kind, (cycles, requests) in KINDS[app].items():
-        if round(cycles * scale) < 1:
+def _kind_costs(app: str, scale: float) -> dict[str, int]:
+    """Each kind's cycles per task at ``cost_scale`` ``scale``."""
+    costs = {}
+    for kind, (cycles, _) in KINDS[app].items():
+        costs[kind] = round(cycles * scale)
+        if costs[kind] < 1:
             raise ConfigError(
                 f"Juggler kernel '{APPS[app].title}': cost_scale {scale!r} makes kind '{kind}' "
                 f"({cycles} cycles) cost 0 cycles; use at least {0.5 / cycles:.3g}"
             )
+    return costs
+
+
+def _kinds(b: TaskBuilder, app: str, scale: float, alu_latency: float = 0.0) -> None:
+    costs = _kind_costs(app, scale)
+    for kind, (_, requests) in KINDS[app].items():
         regs, mem = PROFILE[kind]
         b.kind(
             kind,
-            cost=round(cycles * scale),
+            cost=costs[kind],
             threads=THREADS,
             regs_per_thread=regs,
             mem_requests=requests,
@@ -357,6 +367,22 @@ EDGE_SIDES = {"dt-warp": 72, "sm-w": 72, "int-hist": 90, "heat-sim": 90, "sa-tab
 COST_SCALE = 20.0
 
 
+@lru_cache(maxsize=16)
+def _structure(app: str, steps: int, alu_latency: float, locality: bool) -> Workload:
+    """The kernel's graph, kinds and data footprints, which no cost parameter
+    changes: built once (a grid over ``cost_scale`` rebuilt each kernel's
+    tasks and footprints for every value; loading juggler_calibration.yaml took
+    37 CPU-s).  Costs are set by :func:`juggler_app`; callers get copies."""
+    builder = juggler_tasks(app, steps, 1.0, alu_latency)
+    made = builder.build()
+    if locality:
+        side = EDGE_SIDES.get(app)
+        made = made.with_data(
+            builder.data_footprints() if side is None else edge_footprints(builder, side)
+        )
+    return made
+
+
 @generator("juggler_app", naming=_naming)
 def juggler_app(
     app: str,
@@ -389,13 +415,16 @@ def juggler_app(
     if kernel is not None or kernels is not None:
         raise ConfigError(f"{what} describes its own kinds; 'kernel(s)' cannot be given")
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
-    builder = juggler_tasks(spec.key, iterations, cost_scale, alu_latency)
-    made = builder.build(cost_jitter=jitter, name=name)
-    if locality:
-        side = EDGE_SIDES.get(spec.key)
-        made = made.with_data(
-            builder.data_footprints() if side is None else edge_footprints(builder, side)
-        )
+    scale = real(cost_scale, f"{what}: cost_scale", 0, 1e6)
+    if scale <= 0:
+        raise ConfigError(f"{what}: cost_scale must be positive; got {excerpt(cost_scale)}")
+    steps = whole(iterations, f"{what}: iterations", 1, 10_000)
+    latency = real(alu_latency, f"{what}: alu_latency", 0, 1e4)
+    costs = _kind_costs(spec.key, scale)
+    made = _structure(spec.key, steps, latency, bool(locality))
+    made = made.with_cost(per_kernel(costs, jitter=jitter))
+    if name:
+        made = made.renamed(name)
     if cost is not None:
         made = made.with_cost(cost)
     made.generator = "juggler_app"
