@@ -11,11 +11,12 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 
 # Code every reproduction notebook starts with (after its imports, which bring
-# tempfile and tbdse as td): run an experiment file quietly into a temporary
-# folder, and collect the paper-vs-tbdse table row by row.
-RUN_HELPER = """def run(name):
-    exp = td.experiment.load(td.examples.path(name))  # the packaged copy: runs from any folder
-    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
+# tbdse as td): run a packaged example quietly (td.examples.run: a temporary
+# folder, or the folder TBDSE_EXAMPLES_OUT names, whose results stores are
+# reused), and collect the paper-vs-tbdse table row by row.
+RUN_HELPER = """# A packaged example (it runs from any folder), quietly: its result table.  With
+# TBDSE_EXAMPLES_OUT set, its results store is kept there and reused when run again.
+run = td.examples.run
 """
 ROWS_HELPER = """rows = []  # the paper-vs-tbdse table: (quantity, paper, tbdse, calibrated or predicted)
 def row(quantity, paper, ours, kind):

@@ -51,20 +51,15 @@ free, as in the paper's GPGPU-Sim.""",
     ),
     (
         "code",
-        """import tempfile
-import numpy as np
+        """import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
 import tbdse as td
-from tbdse.workloads import blockmaestro_apps
+from tbdse.models.blockmaestro import apps as blockmaestro_apps
 
 """
         + RUN_HELPER
         + """
-def run_with(name, *overrides):  # the same, with command-line overrides
-    exp = td.experiment.load(td.examples.path(name), overrides=overrides)
-    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
-
 def gmean(s):
     return float(np.exp(np.log(s).mean()))
 
@@ -138,7 +133,7 @@ is kept.""",
     ),
     (
         "code",
-        """calib = run_with("blockmaestro_calibration", "replicates=1")  # five in the file: docs/models/blockmaestro.md
+        """calib = run("blockmaestro_calibration", "replicates=1")  # five in the file: docs/models/blockmaestro.md
 keys = ["workload.cost_scale"]
 per_rep = calib[calib.label != "baseline"].groupby(keys + ["label", "replicate"])["speedup"].apply(gmean)
 geo = 100 * (per_rep.groupby(keys + ["label"]).mean().unstack() - 1)
@@ -173,9 +168,9 @@ and FDTD from TB-level dependencies with producer priority.""",
     ),
     (
         "code",
-        """fig9 = run_with("blockmaestro_fig9", "replicates=2")  # as the reproduction test: five in the ledger
+        """fig9 = run("blockmaestro_fig9", "replicates=2")  # as the reproduction test: five in the ledger
 # beyond the figure: 4 kernels pre-launched (the ledger's "diminishing returns past 3")
-d4 = run_with("blockmaestro_fig9", "replicates=2", "schemes=[baseline, {name: blockmaestro, "
+d4 = run("blockmaestro_fig9", "replicates=2", "schemes=[baseline, {name: blockmaestro, "
               "priority: consumer, prelaunch_depth: 4, label: consumer d4}]")
 fig9 = pd.concat([fig9, d4[d4.label == "consumer d4"]], ignore_index=True)
 table9 = fig9.pivot_table(index="workload", columns="label", values="speedup")

@@ -36,8 +36,7 @@ each fitted constant is `docs/models/hwwl_sensitivity.md`.""",
     ),
     (
         "code",
-        """import tempfile
-import numpy as np
+        """import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
 import tbdse as td

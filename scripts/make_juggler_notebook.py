@@ -42,8 +42,7 @@ claim of the ledger `docs/models/juggler_claims.yaml`, is predicted.""",
     ),
     (
         "code",
-        """import tempfile
-import numpy as np
+        """import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
 import tbdse as td
@@ -51,10 +50,6 @@ import tbdse as td
 """
         + RUN_HELPER
         + """
-def run_with(name, *overrides):  # the same file with command-line overrides
-    exp = td.experiment.load(td.examples.path(name), overrides=overrides)
-    return exp.run(tempfile.mkdtemp(), progress=False, echo=lambda _: None)
-
 HEAVY = ["DT-WARP", "INT-HIST", "SM-W"]  # Observation 3's extra array accesses
 """
         + ROWS_HELPER,
@@ -95,7 +90,7 @@ that 20 is within run-to-run noise of its neighbours).""",
     ),
     (
         "code",
-        """cal = run_with("juggler_calibration", "replicates=1", "grid.cost_scale=[14,20,28]")
+        """cal = run("juggler_calibration", "replicates=1", "grid.cost_scale=[14,20,28]")
 s = cal[cal.label == "GRR"].pivot_table(index="workload.cost_scale", columns="workload", values="speedup")
 fit = pd.DataFrame({"GRR best": s.drop(columns="JACOBI").max(axis=1), "GRR JACOBI": s["JACOBI"]})
 fit["err"] = np.sqrt(((fit["GRR best"] - 1.31) ** 2 + (fit["GRR JACOBI"] - 0.94) ** 2) / 2)
@@ -160,7 +155,7 @@ within 15 % or not).""",
     ),
     (
         "code",
-        """f7 = run_with("juggler_fig7", "grid.iterations=[2,10,18]", "replicates=2")
+        """f7 = run("juggler_fig7", "grid.iterations=[2,10,18]", "replicates=2")
 f7 = f7.assign(time_ms=f7["makespan_us"] / 1000)
 td.plot.line(f7, "workload.tasks", "time_ms", palette=POLICIES, ylabel="time (ms)",
              title="Fig. 7: JACOBI as the task count grows")

@@ -42,8 +42,7 @@ figure is a prediction with it unchanged; the claims ledger
     ),
     (
         "code",
-        """import tempfile
-import numpy as np
+        """import numpy as np
 import pandas as pd
 import tbdse as td
 

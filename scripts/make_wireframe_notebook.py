@@ -46,12 +46,11 @@ claim of the evaluation with its status.""",
     ),
     (
         "code",
-        """import tempfile
-import numpy as np
+        """import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
 import tbdse as td
-from tbdse.workloads import wireframe_benchmarks as wb
+from tbdse.models.wireframe import benchmarks as wb
 
 """
         + RUN_HELPER

@@ -54,6 +54,19 @@ def read_scheme(name: str, **params: Any) -> td.Scheme:
     return td.Scheme(name, **{k: v for k, v in params.items() if k not in unread})
 
 
+@pytest.fixture(scope="session", autouse=True)
+def examples_out(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One output folder per example for the whole session, named by
+    TBDSE_EXAMPLES_OUT (td.examples.run): the ledgers' fixtures and the
+    executed notebooks (their kernels inherit the variable) run the same
+    examples, and the second run of each reuses the first's results store
+    instead of simulating it again."""
+    folder = tmp_path_factory.mktemp("examples")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(td.examples.OUT_VARIABLE, str(folder))
+        yield folder
+
+
 @pytest.fixture
 def gpu_factory():
     """``gpu_factory(sms, tb_slots, **fields)``: see :func:`make_gpu`."""
@@ -73,10 +86,10 @@ def stg_dir() -> Path:
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
 
-def run_experiment(name: str, folder: Path) -> Any:
-    """Runs experiments/<name>.yaml into folder/<name>; its result table."""
-    exp = td.experiment.load(EXPERIMENTS / f"{name}.yaml")
-    return exp.run(folder / name, progress=False, echo=lambda _: None)
+def run_experiment(name: str) -> Any:
+    """Runs the packaged copy of experiments/<name>.yaml into the suite's
+    shared folder of example results (``examples_out``); its result table."""
+    return td.examples.run(name)
 
 
 def default_sigint() -> None:

@@ -45,17 +45,13 @@ class Claim:
 
 
 def run_bundle(folder: Path, echo: Callable[[str], None] = lambda _: None) -> Bundle:
-    """Runs every ledger experiment into ``folder`` (or reads the tables a
-    previous run left there); their tables and Fig. 8's traces."""
+    """Runs every ledger experiment (the packaged copies) into ``folder``/NAME
+    -- a folder run before keeps its results store, so only what it lacks is
+    simulated -- and returns their tables and Fig. 8's traces."""
     out: Bundle = {}
     for name in EXPERIMENTS:
-        table = folder / name / "results.parquet"
-        if table.exists():
-            out[name] = pd.read_parquet(table)
-            continue
-        exp = td.experiment.load(ROOT / "experiments" / f"{name}.yaml")
         echo(f"running {name}")
-        out[name] = exp.run(folder / name, progress=False, echo=lambda _: None)
+        out[name] = td.examples.run(name, out=folder / name)
     wl = td.workloads.bfs(graph="road", nodes=1048576, name="BFS")  # as hwwl_fig8.yaml
     for buffering in ("single", "double"):
         scheme = td.Scheme("hwwl", buffering=buffering, sample_every=5000)

@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from _ledger import check_claim, check_entries, load_entries
 from blockmaestro_claims import CLAIMS, FIG9_CI
-from conftest import EXPERIMENTS, run_experiment
+from conftest import run_experiment
 
 import tbdse as td
 
@@ -32,13 +32,11 @@ Tables = tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> Tables:
-    folder = tmp_path_factory.mktemp("blockmaestro")
-    fig9 = td.experiment.load(EXPERIMENTS / "blockmaestro_fig9.yaml", overrides=FIG9_CI)
+def results() -> Tables:
     return (
-        fig9.run(folder / "blockmaestro_fig9", progress=False, echo=lambda _: None),
-        run_experiment("blockmaestro_fig12", folder),
-        run_experiment("blockmaestro_fig14", folder),
+        td.examples.run("blockmaestro_fig9", *FIG9_CI),
+        run_experiment("blockmaestro_fig12"),
+        run_experiment("blockmaestro_fig14"),
     )
 
 

@@ -23,8 +23,8 @@ RECORDED = json.loads((Path(__file__).parent / "data" / "hwwl_ledger.json").read
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory: pytest.TempPathFactory) -> ledger.Bundle:
-    return ledger.run_bundle(tmp_path_factory.mktemp("hwwl_ledger"))
+def bundle(examples_out: Path) -> ledger.Bundle:
+    return ledger.run_bundle(examples_out)
 
 
 def test_every_claim_is_recorded() -> None:

@@ -11,8 +11,6 @@ pytest -m reproduction."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 from _ledger import check_claim, check_entries, load_entries
@@ -25,9 +23,8 @@ ENTRIES = load_entries("juggler_claims")
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> tuple[pd.DataFrame, pd.DataFrame]:
-    folder = tmp_path_factory.mktemp("juggler")
-    return run_experiment("juggler_fig4", folder), run_experiment("juggler_fig7", folder)
+def results() -> tuple[pd.DataFrame, pd.DataFrame]:
+    return run_experiment("juggler_fig4"), run_experiment("juggler_fig7")
 
 
 def test_the_ledger_lists_every_evaluator_once() -> None:
@@ -40,11 +37,11 @@ def test_claim(entry: dict, results: tuple[pd.DataFrame, pd.DataFrame]) -> None:
     check_claim(entry, value, holds)
 
 
-def test_lf_survives_task_time_noise(tmp_path: Path) -> None:
+def test_lf_survives_task_time_noise() -> None:
     # Issue 18: with LF's neighbour counter restarting per parent, HEAT-SIM's
     # LF fell 14x (1.44 -> 0.07) at 1% task-time spread.  With the counter
     # increasing (§5.6) it loses at most 3x over 0-5% (not a paper claim:
     # the merge of two rows on one worker still costs; ledger obs1).
-    df = run_experiment("juggler_lf_stability", tmp_path)
+    df = run_experiment("juggler_lf_stability")
     lf = df[df["label"] == "LF"].groupby("workload.cost_jitter")["speedup"].mean()
     assert lf.min() >= lf.max() / 3, lf

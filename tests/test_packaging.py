@@ -74,8 +74,8 @@ def test_tbdse_example_lists_and_runs(
 
 
 def test_notebooks_read_the_packaged_examples_not_a_relative_folder() -> None:
-    """Notebooks run from any folder: they find experiment files through
-    tbdse.experiment.examples, never through ../experiments."""
+    """Notebooks run from any folder: they run experiment files through
+    tbdse.experiment.examples (td.examples.run), never through ../experiments."""
     import nbformat
 
     sources = [(ROOT / "scripts" / "_nbwrite.py").read_text(encoding="utf-8")]
@@ -83,4 +83,25 @@ def test_notebooks_read_the_packaged_examples_not_a_relative_folder() -> None:
         nb = nbformat.read(path, as_version=4)
         sources += [c.source for c in nb.cells if c.cell_type == "code"]
     assert not [s for s in sources if "../experiments" in s]
-    assert "td.examples.path(name)" in sources[0]
+    assert "run = td.examples.run" in sources[0]
+
+
+def test_examples_run_keeps_its_store_where_tbdse_examples_out_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """td.examples.run (the notebooks' runner): a temporary folder by default;
+    under TBDSE_EXAMPLES_OUT one folder per example, whose results store a
+    later run reuses instead of simulating again, with overrides too."""
+    monkeypatch.delenv(td.examples.OUT_VARIABLE, raising=False)
+    first = td.examples.run("juggler_lu_tasks")
+    assert first.attrs["runs_simulated"] == len(first) and first.attrs["runs_reused"] == 0
+    monkeypatch.setenv(td.examples.OUT_VARIABLE, str(tmp_path))
+    fresh = td.examples.run("juggler_lu_tasks")
+    again = td.examples.run("juggler_lu_tasks")
+    assert (fresh.attrs["runs_simulated"], again.attrs["runs_simulated"]) == (len(first), 0)
+    assert again.attrs["runs_reused"] == len(first)
+    assert again["makespan_cycles"].tolist() == first["makespan_cycles"].tolist()
+    assert (tmp_path / "juggler_lu_tasks" / "results.csv").exists()
+    varied = td.examples.run("juggler_lu_tasks", "replicates=2")  # the same folder and store
+    assert len(varied) == 2 * len(first) and varied.attrs["runs_reused"] == len(first)
+    assert [p.name for p in tmp_path.iterdir()] == ["juggler_lu_tasks"]

@@ -72,10 +72,10 @@ def test_spec_round_trip_from_a_builder() -> None:
     assert again.graph.content_hash == b.build().graph.content_hash
 
 
-def test_experiment_reads_a_task_file(tmp_path: Path) -> None:
+def test_experiment_reads_a_task_file() -> None:
     exp = td.experiment.load(EXPERIMENTS / "juggler_lu_tasks.yaml")
     assert exp.workloads[0].generator == "tasks_file"
-    frame = run_experiment("juggler_lu_tasks", tmp_path)
+    frame = run_experiment("juggler_lu_tasks")
     barrier = frame[frame.scheme == "global_barrier"]
     assert set(barrier.launches) == {9}  # 3 lu0 + 2 x (fwd, bdiv, bmod)
     # 4 SMs: 3 x (lu0 60 + fwd 30 + bdiv 30 + bmod 25 us) less the last

@@ -25,10 +25,9 @@ CLAIMS = yaml.safe_load(LEDGER.read_text())["claims"]
 
 
 @pytest.fixture(scope="module")
-def frames(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pd.DataFrame]:
-    folder = tmp_path_factory.mktemp("vgiw")
-    fig7 = run_experiment("vgiw_fig7", folder)
-    fig8 = run_experiment("vgiw_fig8", folder)
+def frames() -> dict[str, pd.DataFrame]:
+    fig7 = run_experiment("vgiw_fig7")
+    fig8 = run_experiment("vgiw_fig8")
     return {
         "vgiw": fig7[fig7["scheme"] == "vgiw"].set_index("workload"),
         "simt": fig7[fig7["scheme"] == "simt"].set_index("workload"),

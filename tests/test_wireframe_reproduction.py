@@ -22,9 +22,8 @@ ENTRIES = load_entries("wireframe_claims")
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory: pytest.TempPathFactory) -> Tables:
-    folder = tmp_path_factory.mktemp("wireframe")
-    return Tables(*(run_experiment(name, folder) for name in EXPERIMENTS))
+def tables() -> Tables:
+    return Tables(*(run_experiment(name) for name in EXPERIMENTS))
 
 
 def test_the_ledger_lists_every_evaluator_once() -> None:
