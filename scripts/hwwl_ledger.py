@@ -71,7 +71,9 @@ def table(results) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calibrate", action="store_true")
-    parser.add_argument("--keep", metavar="DIR", help="run into DIR (kept), reusing its tables")
+    parser.add_argument(
+        "--keep", metavar="DIR", help="run into DIR (kept): a rerun reuses its results stores"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep) if args.keep else Path(tmp)

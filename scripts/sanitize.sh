@@ -10,7 +10,8 @@
 #   scripts/sanitize.sh -k sweep        arguments go to pytest (instead of the default
 #                                       --ignore=tests/test_notebooks.py)
 #   scripts/sanitize.sh tests           everything, the notebooks too (far slower)
-#   scripts/sanitize.sh --cpp-only      only the C++ unit tests (CI runs this)
+#   scripts/sanitize.sh --cpp-only      only the C++ unit tests, at -O0 -g1 in build/asan-cpp
+#                                       (CI runs this)
 #   scripts/sanitize.sh --no-build      reuse build/asan as it is
 #
 # Needs scripts/setup.sh to have run once (the .venv with cmake, ninja,

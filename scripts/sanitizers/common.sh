@@ -11,6 +11,7 @@ venv_bin=${TBDSE_VENV:-$TBDSE_ROOT/.venv}/bin
 san_build="$TBDSE_ROOT/build/$san_name"
 san_logs="$san_build/logs"
 san_stage="$san_build/stage"
+san_opt="-O1 -g"  # what the sanitized Python suite runs fast enough with
 jobs=${TBDSE_JOBS:-2}
 san_cmake_args=()
 
@@ -25,14 +26,14 @@ san_version() {
 }
 
 # Configures and builds the C++ unit tests and, unless $1 is "cpp", the
-# extension module with the sanitizer flags (-O1 -g, assertions on).
+# extension module with the sanitizer flags ($san_opt, assertions on).
 san_build() {
   local python=ON
   if [ "${1:-}" = cpp ]; then python=OFF; fi
   echo "tbdse $san_name: building in $san_build (Python extension: $python)"
   "$venv_bin/cmake" -S "$TBDSE_ROOT" -B "$san_build" -G Ninja \
     -DCMAKE_MAKE_PROGRAM="$venv_bin/ninja" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$san_opt" \
     -DCMAKE_CXX_FLAGS="$san_flags" -DCMAKE_EXE_LINKER_FLAGS="$san_flags" \
     -DCMAKE_SHARED_LINKER_FLAGS="$san_flags" -DCMAKE_MODULE_LINKER_FLAGS="$san_flags" \
     -DTBDSE_BUILD_TESTS=ON -DTBDSE_BUILD_PYTHON=$python \
@@ -121,6 +122,17 @@ san_parse_args() {
       *) san_args+=("$a") ;;
     esac
   done
+  if [ "$san_cpp_only" = 1 ]; then
+    # Only the C++ tests (about 30 s of running): -O0 -g1 compiles in under
+    # half the CPU time of -O1 -g (a unity batch: 18 s against 39 s), with
+    # the same instrumentation and file:line in reports; a folder of its own,
+    # so that the two builds never rebuild each other.  Set before the
+    # callers write $san_logs into their sanitizer options.
+    san_opt="-O0 -g1"
+    san_build="$san_build-cpp"
+    san_logs="$san_build/logs"
+    san_stage="$san_build/stage"
+  fi
 }
 
 # Builds (unless --no-build), runs the C++ tests, then (unless --cpp-only)
