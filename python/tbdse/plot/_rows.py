@@ -44,6 +44,8 @@ def _splitting(df: pd.DataFrame, fixed: list[str], params: list[str]) -> list[st
     swept = [c for c in df.attrs.get("scheme_axes", []) if c in params]
     chosen: list[str] = []
     for c in dict.fromkeys([*(c for c in RUN_COLUMNS if c in params), *swept, *params]):
+        if df[c].nunique(dropna=False) <= 1:
+            continue  # one value in every group (most scheme parameters): no grouping needed
         groups = df.groupby(fixed + chosen, dropna=False, sort=False)[c]
         if not df.empty and groups.nunique(dropna=False).max() > 1:
             chosen.append(c)
