@@ -8,7 +8,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.mark.slow
@@ -60,3 +61,26 @@ def test_the_juggler_figures_are_all_td_plot() -> None:
         c for c in cells["00_tour.ipynb"] if c.cell_type == "code" and "td.plot.gantt(" in c.source
     ]
     assert tour and any(o.get("data", {}).get("image/png") for o in tour[0].get("outputs", []))
+
+
+GENERATORS = sorted((ROOT / "scripts").glob("make_*_notebook.py"))
+
+
+@pytest.mark.parametrize("generator", GENERATORS, ids=[g.stem for g in GENERATORS])
+def test_a_notebook_has_its_generators_cells(
+    generator: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """scripts/make_NAME_notebook.py writes notebooks/NAME.ipynb (then
+    scripts/run_notebooks.py executes it): the committed notebook has exactly
+    the generator's cells (they had drifted apart: old import paths)."""
+    import importlib.util
+
+    monkeypatch.syspath_prepend(str(generator.parent))  # for its _nbwrite import
+    spec = importlib.util.spec_from_file_location(generator.stem, generator)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    name = generator.stem.removeprefix("make_").removesuffix("_notebook")
+    cells = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4).cells
+    committed = [("md" if c.cell_type == "markdown" else "code", c.source) for c in cells]
+    assert committed == list(module.CELLS)
