@@ -430,7 +430,7 @@ def juggler_app(
     made.generator = "juggler_app"
     made.params = {
         "app": spec.key,
-        "iterations": whole(iterations, "iterations"),
+        "iterations": steps,
         "cost_scale": float(cost_scale),
         "cost_jitter": jitter,
     }
