@@ -42,4 +42,7 @@ echo "tbdse test [2/3]: lint (ruff) and types (mypy)"
 "$venv_bin/mypy"
 
 echo "tbdse test [3/3]: Python tests"
-"$TBDSE_PY" -m pytest "$@"
+# Two workers (pytest-xdist): much of the suite is one core's Python; a
+# model's ledger and notebook stay on one worker (tests/conftest.py,
+# examples_group).  -n 0 in the arguments runs it in one process.
+"$TBDSE_PY" -m pytest -n 2 --dist loadgroup "$@"

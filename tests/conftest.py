@@ -27,6 +27,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shutil.rmtree(STATE_DIR, ignore_errors=True)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The example groups (``examples_group``: a model's ledger and notebook,
+    a few minutes each) first: on two workers the long groups start early
+    and the many short tests fill in around them, instead of one group
+    starting last while the other worker idles."""
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--full",
@@ -52,6 +60,15 @@ def read_scheme(name: str, **params: Any) -> td.Scheme:
     values.update(params)
     unread = {n for n, _ in unread_params(name, values, list(params))}
     return td.Scheme(name, **{k: v for k, v in params.items() if k not in unread})
+
+
+def examples_group(model: str) -> pytest.MarkDecorator:
+    """The mark of the tests that run ``model``'s examples (its ledger's
+    fixtures and its notebook): scripts/test.sh runs the suite on two
+    pytest-xdist workers with ``--dist loadgroup``, which keeps a group on one
+    worker, so its second run of an example reuses the first's results store
+    (``examples_out`` is one folder per worker)."""
+    return pytest.mark.xdist_group(f"examples-{model}")
 
 
 @pytest.fixture(scope="session", autouse=True)
