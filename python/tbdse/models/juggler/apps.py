@@ -337,12 +337,11 @@ def _naming(params: Mapping[str, Any]) -> str:
     return spec.title if iterations == 2 else f"{spec.title}(iterations={iterations})"
 
 
-def juggler_tasks(
-    app: str, iterations: int = 2, cost_scale: float = 1.0, alu_latency: float = 0.0
-) -> TaskBuilder:
-    """The :class:`TaskBuilder` behind :func:`juggler_app`, with every kind
-    and task declared and nothing built: to inspect its sections
-    (:meth:`TaskBuilder.section_table`) or declare more."""
+def _checked(
+    app: str, iterations: Any, cost_scale: Any, alu_latency: Any
+) -> tuple[App, int, float, float]:
+    """The kernel's spec and its checked iterations, cost_scale and
+    alu_latency (ConfigError naming the kernel and the parameter)."""
     spec = _spec(app)
     what = f"Juggler kernel '{spec.title}'"
     steps = whole(iterations, f"{what}: iterations", 1, 10_000)
@@ -351,7 +350,16 @@ def juggler_tasks(
     scale = real(cost_scale, f"{what}: cost_scale", 0, 1e6)
     if scale <= 0:
         raise ConfigError(f"{what}: cost_scale must be positive; got {excerpt(cost_scale)}")
-    latency = real(alu_latency, f"{what}: alu_latency", 0, 1e4)
+    return spec, steps, scale, real(alu_latency, f"{what}: alu_latency", 0, 1e4)
+
+
+def juggler_tasks(
+    app: str, iterations: int = 2, cost_scale: float = 1.0, alu_latency: float = 0.0
+) -> TaskBuilder:
+    """The :class:`TaskBuilder` behind :func:`juggler_app`, with every kind
+    and task declared and nothing built: to inspect its sections
+    (:meth:`TaskBuilder.section_table`) or declare more."""
+    spec, steps, scale, latency = _checked(app, iterations, cost_scale, alu_latency)
     builder = TaskBuilder(_naming({"app": spec.key, "iterations": steps}), match="exact")
     _kinds(builder, spec.key, scale, latency)
     spec.build(builder, steps)
@@ -410,16 +418,11 @@ def juggler_app(
     (:meth:`TaskBuilder.data_footprints`: 4-byte elements, tile-major, arrays
     4 KiB-aligned; the wavefront kernels read only their neighbour tiles'
     edges), so its memory time comes from the GPU's L1/L2/DRAM."""
-    spec = _spec(app)
+    spec, steps, scale, latency = _checked(app, iterations, cost_scale, alu_latency)
     what = f"Juggler kernel '{spec.title}'"
     if kernel is not None or kernels is not None:
         raise ConfigError(f"{what} describes its own kinds; 'kernel(s)' cannot be given")
     jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
-    scale = real(cost_scale, f"{what}: cost_scale", 0, 1e6)
-    if scale <= 0:
-        raise ConfigError(f"{what}: cost_scale must be positive; got {excerpt(cost_scale)}")
-    steps = whole(iterations, f"{what}: iterations", 1, 10_000)
-    latency = real(alu_latency, f"{what}: alu_latency", 0, 1e4)
     costs = _kind_costs(spec.key, scale)
     made = _structure(spec.key, steps, latency, bool(locality))
     made = made.with_cost(per_kernel(costs, jitter=jitter))
