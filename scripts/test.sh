@@ -44,5 +44,5 @@ echo "tbdse test [2/3]: lint (ruff) and types (mypy)"
 echo "tbdse test [3/3]: Python tests"
 # Two workers (pytest-xdist): much of the suite is one core's Python; a
 # model's ledger and notebook stay on one worker (tests/conftest.py,
-# examples_group).  -n 0 in the arguments runs it in one process.
-"$TBDSE_PY" -m pytest -n 2 --dist loadgroup "$@"
+# example_group).  -n 0 in the arguments runs it in one process.
+"$TBDSE_PY" -m pytest -n 2 "$@"

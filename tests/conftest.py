@@ -27,12 +27,38 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shutil.rmtree(STATE_DIR, ignore_errors=True)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The example groups (``examples_group``: a model's ledger and notebook,
-    a few minutes each) first: on two workers the long groups start early
-    and the many short tests fill in around them, instead of one group
-    starting last while the other worker idles."""
-    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+# A model's examples run in its ledger's tests (test_<model>_reproduction.py)
+# and again in its notebook, which then reuses their results store.
+MODELS = ("blockmaestro", "hwwl", "juggler", "vgiw", "wireframe")
+
+
+def example_group(nodeid: str) -> str | None:
+    """The model whose examples test ``nodeid`` runs, for its ledger's tests
+    and its executed notebook; None for any other test."""
+    path, _, name = nodeid.partition("::")
+    for model in MODELS:
+        if path.endswith(f"test_{model}_reproduction.py") or name.endswith(f"[{model}.ipynb]"):
+            return model
+    return None
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """scripts/test.sh runs the suite on two pytest-xdist workers.  A worker
+    has its own ``examples_out`` folder, so a model's ledger tests and its
+    notebook go to one worker as one unit (the notebook then simulates none
+    of the ledger's examples again): a load-scope scheduler whose scope is
+    the model for those and the test itself for the rest; the largest units
+    (the ledgers) start first.  (xdist's own ``loadgroup`` marks do not group
+    under pytest 9.2, which no longer reads the node id xdist rewrites.)"""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ExampleGroups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return example_group(nodeid) or nodeid
+
+    return ExampleGroups(config, log)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -62,22 +88,13 @@ def read_scheme(name: str, **params: Any) -> td.Scheme:
     return td.Scheme(name, **{k: v for k, v in params.items() if k not in unread})
 
 
-def examples_group(model: str) -> pytest.MarkDecorator:
-    """The mark of the tests that run ``model``'s examples (its ledger's
-    fixtures and its notebook): scripts/test.sh runs the suite on two
-    pytest-xdist workers with ``--dist loadgroup``, which keeps a group on one
-    worker, so its second run of an example reuses the first's results store
-    (``examples_out`` is one folder per worker)."""
-    return pytest.mark.xdist_group(f"examples-{model}")
-
-
 @pytest.fixture(scope="session", autouse=True)
 def examples_out(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """One output folder per example for the whole session, named by
     TBDSE_EXAMPLES_OUT (td.examples.run): the ledgers' fixtures and the
     executed notebooks (their kernels inherit the variable) run the same
     examples, and the second run of each reuses the first's results store
-    instead of simulating it again."""
+    instead of simulating it again (on one worker: example_group)."""
     folder = tmp_path_factory.mktemp("examples")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(td.examples.OUT_VARIABLE, str(folder))

@@ -20,11 +20,11 @@ import pandas as pd
 import pytest
 from _ledger import check_claim, check_entries, load_entries
 from blockmaestro_claims import CLAIMS, FIG9_CI
-from conftest import examples_group, run_experiment
+from conftest import run_experiment
 
 import tbdse as td
 
-pytestmark = [pytest.mark.reproduction, examples_group("blockmaestro")]
+pytestmark = pytest.mark.reproduction
 
 ENTRIES = load_entries("blockmaestro_claims")
 

@@ -13,13 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import examples_group
 
 sys.path.insert(0, str(Path(__file__).parent))
 import hwwl_claims as claims
 import hwwl_ledger as ledger
 
-pytestmark = [pytest.mark.reproduction, examples_group("hwwl")]
+pytestmark = pytest.mark.reproduction
 RECORDED = json.loads((Path(__file__).parent / "data" / "hwwl_ledger.json").read_text())
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from _ledger import check_claim, check_entries, load_entries
-from conftest import examples_group, run_experiment
+from conftest import run_experiment
 from juggler_claims import CLAIMS
 
-pytestmark = [pytest.mark.reproduction, examples_group("juggler")]
+pytestmark = pytest.mark.reproduction
 
 ENTRIES = load_entries("juggler_claims")
 

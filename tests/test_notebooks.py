@@ -6,21 +6,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import examples_group
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-MODELS = ("blockmaestro", "hwwl", "juggler", "vgiw", "wireframe")  # a notebook per model
-# A model's notebook runs with its ledger's tests (examples_group): it reuses their results.
-EXECUTED = [
-    pytest.param(p, marks=[examples_group(p.stem)] if p.stem in MODELS else [], id=p.name)
-    for p in NOTEBOOKS
-]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", EXECUTED)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(

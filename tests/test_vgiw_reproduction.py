@@ -15,10 +15,10 @@ from typing import Any
 import pandas as pd
 import pytest
 import yaml
-from conftest import examples_group, run_experiment
+from conftest import run_experiment
 from vgiw_claims import memory_bound, pipeline_rf_share
 
-pytestmark = [pytest.mark.reproduction, examples_group("vgiw")]
+pytestmark = pytest.mark.reproduction
 
 LEDGER = Path(__file__).resolve().parents[1] / "docs" / "models" / "vgiw_claims.yaml"
 CLAIMS = yaml.safe_load(LEDGER.read_text())["claims"]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pytest
 from _ledger import check_claim, check_entries, load_entries
-from conftest import examples_group, run_experiment
+from conftest import run_experiment
 from wireframe_claims import CLAIMS, EXPERIMENTS, Tables, dgb_bytes_lvl
 
-pytestmark = [pytest.mark.reproduction, examples_group("wireframe")]
+pytestmark = pytest.mark.reproduction
 
 ENTRIES = load_entries("wireframe_claims")
 
