@@ -42,6 +42,7 @@ def example_group(nodeid: str) -> str | None:
     return None
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: no error where it is not installed
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """scripts/test.sh runs the suite on two pytest-xdist workers.  A worker
     has its own ``examples_out`` folder, so a model's ledger tests and its
