@@ -37,7 +37,9 @@ def example_group(nodeid: str) -> str | None:
     and its executed notebook; None for any other test."""
     path, _, name = nodeid.partition("::")
     for model in MODELS:
-        if path.endswith(f"test_{model}_reproduction.py") or name.endswith(f"[{model}.ipynb]"):
+        if path.endswith(f"test_{model}_reproduction.py") or (
+            path.endswith("test_notebooks.py") and name == f"test_notebook_runs[{model}.ipynb]"
+        ):
             return model
     return None
 
@@ -51,7 +53,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     the model for those and the test itself for the rest; the largest units
     (the ledgers) start first.  (xdist's own ``loadgroup`` marks do not group
     under pytest 9.2, which no longer reads the node id xdist rewrites.)"""
-    if config.getvalue("dist") != "load":
+    if config.getvalue("dist") not in ("load", "loadgroup"):  # -n alone gives "load"
         return None
     from xdist.scheduler import LoadScopeScheduling
 

@@ -24,5 +24,7 @@ def test_a_models_ledger_and_notebook_map_to_it_and_nothing_else_does() -> None:
     assert example_group("tests/test_hwwl_reproduction.py::test_claim[T2-W-BFS]") == "hwwl"
     assert example_group("tests/test_notebooks.py::test_notebook_runs[juggler.ipynb]") == "juggler"
     assert example_group("tests/test_notebooks.py::test_notebook_runs[00_tour.ipynb]") is None
+    committed = "tests/test_notebooks.py::test_notebook_is_committed_executed[hwwl.ipynb]"
+    assert example_group(committed) is None
     assert example_group("tests/test_hwwl.py::test_something") is None
     assert example_group("tests/test_juggler_apps.py::test_x[juggler]") is None

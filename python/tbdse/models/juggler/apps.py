@@ -418,11 +418,13 @@ def juggler_app(
     (:meth:`TaskBuilder.data_footprints`: 4-byte elements, tile-major, arrays
     4 KiB-aligned; the wavefront kernels read only their neighbour tiles'
     edges), so its memory time comes from the GPU's L1/L2/DRAM."""
-    spec, steps, scale, latency = _checked(app, iterations, cost_scale, alu_latency)
-    what = f"Juggler kernel '{spec.title}'"
     if kernel is not None or kernels is not None:
-        raise ConfigError(f"{what} describes its own kinds; 'kernel(s)' cannot be given")
-    jitter = real(cost_jitter, f"{what}: cost_jitter", 0, 10)
+        raise ConfigError(
+            f"Juggler kernel '{_spec(app).title}' describes its own kinds; "
+            "'kernel(s)' cannot be given"
+        )
+    spec, steps, scale, latency = _checked(app, iterations, cost_scale, alu_latency)
+    jitter = real(cost_jitter, f"Juggler kernel '{spec.title}': cost_jitter", 0, 10)
     costs = _kind_costs(spec.key, scale)
     made = _structure(spec.key, steps, latency, bool(locality))
     made = made.with_cost(per_kernel(costs, jitter=jitter))
