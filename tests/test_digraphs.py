@@ -144,12 +144,12 @@ def test_generator_arguments_are_checked() -> None:
 
 
 def test_sizes_that_cannot_fit_are_refused_quickly() -> None:
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the work, whatever else loads the machine
     with pytest.raises(td.ConfigError, match="of memory"):
         graphs.rmat(2_000_000_000, 16)
     with pytest.raises(td.ConfigError, match="of memory"):
         graphs.uniform(2_000_000_000, 1000, symmetric=True)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 # ---- readers

@@ -310,13 +310,13 @@ def test_zip_bomb_is_refused_quickly(tmp_path: Path, monkeypatch: pytest.MonkeyP
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the work, whatever else loads the machine
     for read in (G.read, lambda p: _inputs.read_input(p)):
         with pytest.raises(
             ConfigError, match=r"bomb\.gr\.gz: the graph file|bomb\.gr\.gz: the file"
         ):
             read(str(bomb))
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert os.listdir(scratch) == []  # the temporary folder is gone
     cut = tmp_path / "cut.dot.gz"
     cut.write_bytes(gzip.compress(DOT.encode())[:-8])

@@ -140,9 +140,9 @@ def test_hundred_thousand_rows_are_quick(k: int) -> None:
     rng = np.random.default_rng(0)
     df = pd.DataFrame(rng.random((100_000, k)), columns=[f"o{j}" for j in range(k)])
     objectives = {c: "min" for c in df.columns}
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the work, whatever else loads the machine
     front = td.pareto(df, objectives)
-    assert time.perf_counter() - start < 3.0
+    assert time.process_time() - start < 3.0
     sample = df.sample(1500, random_state=1)
     small = reference(sample.to_numpy())
     # a sampled row on the full front is on the sample's front
