@@ -27,20 +27,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shutil.rmtree(STATE_DIR, ignore_errors=True)
 
 
-# A model's examples run in its ledger's tests (test_<model>_reproduction.py)
-# and again in its notebook, which then reuses their results store.
-MODELS = ("blockmaestro", "hwwl", "juggler", "vgiw", "wireframe")
-
-
 def example_group(nodeid: str) -> str | None:
-    """The model whose examples test ``nodeid`` runs, for its ledger's tests
-    and its executed notebook; None for any other test."""
+    """The model whose examples test ``nodeid`` runs: MODEL for its ledger's
+    tests (tests/test_MODEL_reproduction.py) and its executed notebook
+    (notebooks/MODEL.ipynb, which reuses their results store); None for any
+    other test.  A notebook without a ledger is a group of one test."""
     path, _, name = nodeid.partition("::")
-    for model in MODELS:
-        if path.endswith(f"test_{model}_reproduction.py") or (
-            path.endswith("test_notebooks.py") and name == f"test_notebook_runs[{model}.ipynb]"
-        ):
-            return model
+    file = path.rpartition("/")[2]
+    if file.startswith("test_") and file.endswith("_reproduction.py"):
+        return file.removeprefix("test_").removesuffix("_reproduction.py")
+    if file == "test_notebooks.py" and name.startswith("test_notebook_runs["):
+        return name.removeprefix("test_notebook_runs[").removesuffix(".ipynb]")
     return None
 
 
